@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "Conduit",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Conduit", targets: ["Conduit"]),
+    .library(name: "ConduitTesting", targets: ["ConduitTesting"]),
+  ],
+  targets: [
+    .target(name: "Conduit"),
+    .target(name: "ConduitTesting", dependencies: ["Conduit"]),
+    .executableTarget(name: "Playground", dependencies: ["Conduit", "ConduitTesting"], path: "Playground"),
+    .executableTarget(name: "Benchmarks", dependencies: ["Conduit"]),
+    .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
+    .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,65 @@
+import Synchronization
+
+/// A type-erasing cancellable object that executes a provided closure when cancelled.
+///
+/// An `AnyCancellable` instance automatically calls ``cancel()`` when deinitialized, so a
+/// pipeline lives exactly as long as its token is kept.
+///
+/// ```swift
+/// var tokens = Set<AnyCancellable>()
+/// subject.sink { print($0) }.store(in: &tokens)
+/// ```
+public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
+  // Guarded by its own lock; taken out (set to nil) on the first cancel so it runs once.
+  private let action: Locked<(() -> Void)?>
+
+  /// Initializes the cancellable object with the given cancel-time closure.
+  ///
+  /// ```swift
+  /// let token = AnyCancellable { print("cancelled") }
+  /// ```
+  public init(_ cancel: @escaping () -> Void) {
+    action = Locked(cancel)
+  }
+
+  /// Constructs a type-erasing cancellable from another cancellable.
+  ///
+  /// ```swift
+  /// let token = AnyCancellable(subscription)
+  /// ```
+  public init<C: Cancellable>(_ canceller: C) {
+    action = Locked(canceller.cancel)
+  }
+
+  deinit {
+    cancel()
+  }
+
+  /// Cancels the activity. Calling it again does nothing.
+  public func cancel() {
+    let pending = action.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    pending?()
+  }
+
+  /// Stores this type-erasing cancellable instance in the specified collection.
+  public func store<C: RangeReplaceableCollection>(in collection: inout C)
+  where C.Element == AnyCancellable {
+    collection.append(self)
+  }
+
+  /// Stores this type-erasing cancellable instance in the specified set.
+  public func store(in set: inout Set<AnyCancellable>) {
+    set.insert(self)
+  }
+
+  public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
+    lhs === rhs
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}

@@ -1,0 +1,27 @@
+import Synchronization
+
+/// A `Mutex` for state that holds non-Sendable values: subscribers, subscriptions, closures.
+///
+/// `Mutex.withLock` demands that what goes in and out be `sending`, which state made of
+/// subscribers cannot prove. The owner of a `Locked` keeps the promise by hand instead: the state
+/// is only touched inside `withLock`, and what is taken out is used after the lock is released,
+/// never while holding it (DESIGN.md §3).
+struct Locked<State>: ~Copyable, @unchecked Sendable {
+  private let mutex: Mutex<UncheckedSendable<State>>
+
+  init(_ state: State) {
+    mutex = Mutex(UncheckedSendable(value: state))
+  }
+
+  @inline(__always)
+  borrowing func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    mutex.withLock { state in
+      UncheckedSendable(value: body(&state.value))
+    }.value
+  }
+}
+
+/// Carries a value through `Mutex.withLock`; see `Locked`.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  var value: Value
+}

@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Declares that a type can transmit a sequence of values over time.
+///
+/// A publisher delivers elements to one or more ``Subscriber`` instances. The subscriber's `Input`
+/// and `Failure` must match the publisher's `Output` and `Failure`.
+///
+/// ```swift
+/// let cancellable = [1, 2, 3].publisher
+///     .sink { print($0) }
+/// ```
+public protocol Publisher<Output, Failure> {
+  /// The kind of values published by this publisher.
+  associatedtype Output
+
+  /// The kind of errors this publisher might publish. Use `Never` if it cannot fail.
+  associatedtype Failure: Error
+
+  /// Attaches the specified subscriber to this publisher.
+  ///
+  /// Implementations must call `receive(subscription:)` on the subscriber exactly once.
+  /// Call ``subscribe(_:)-(Subscriber)`` instead of this method to attach a subscriber.
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
+}
+
+extension Publisher {
+  /// Attaches the specified subscriber to this publisher.
+  ///
+  /// ```swift
+  /// Just(1).subscribe(mySubscriber)
+  /// ```
+  public func subscribe<S: Subscriber>(_ subscriber: S)
+  where S.Input == Output, S.Failure == Failure {
+    receive(subscriber: subscriber)
+  }
+
+  /// Attaches the specified subject to this publisher: the subject re-publishes every value and
+  /// the completion.
+  ///
+  /// ```swift
+  /// let relay = PassthroughSubject<Int, Never>()
+  /// let cancellable = [1, 2].publisher.subscribe(relay)
+  /// ```
+  /// - Returns: A cancellable that ends the subject's subscription to this publisher.
+  public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
+  where S.Output == Output, S.Failure == Failure {
+    let subscriber = SubjectSubscriber(subject)
+    receive(subscriber: subscriber)
+    return AnyCancellable(subscriber)
+  }
+}
+
+/// Forwards everything it receives to a subject, and lets the caller cancel the subscription.
+final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible,
+  @unchecked Sendable
+{
+  typealias Input = Downstream.Output
+  typealias Failure = Downstream.Failure
+
+  private enum State {
+    case awaiting(Downstream)
+    case subscribed(Downstream, any Subscription)
+    case terminal
+  }
+
+  // Guarded by its own lock.
+  private let state: Locked<State>
+  private let census = CensusToken(SubjectSubscriber.self)
+
+  init(_ subject: Downstream) {
+    state = Locked(.awaiting(subject))
+  }
+
+  var description: String { "Subject" }
+
+  func receive(subscription: any Subscription) {
+    let subject: Downstream? = state.withLock { state in
+      guard case .awaiting(let subject) = state else { return nil }
+      state = .subscribed(subject, subscription)
+      return subject
+    }
+    guard let subject else {
+      subscription.cancel()
+      return
+    }
+    subject.send(subscription: subscription)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let subject: Downstream? = state.withLock { state in
+      if case .subscribed(let subject, _) = state { return subject }
+      return nil
+    }
+    subject?.send(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let subject: Downstream? = state.withLock { state in
+      defer { state = .terminal }
+      if case .subscribed(let subject, _) = state { return subject }
+      return nil
+    }
+    subject?.send(completion: completion)
+  }
+
+  func cancel() {
+    let subscription: (any Subscription)? = state.withLock { state in
+      defer { state = .terminal }
+      if case .subscribed(_, let subscription) = state { return subscription }
+      return nil
+    }
+    subscription?.cancel()
+  }
+}

@@ -1,0 +1,30 @@
+/// A publisher that immediately terminates with the specified error.
+///
+/// ```swift
+/// let cancellable = Fail<Int, MyError>(error: .notFound)
+///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+/// ```
+public struct Fail<Output, Failure: Error>: Publisher {
+  /// The failure to send when terminating the publisher.
+  public let error: Failure
+
+  /// Creates a publisher that immediately terminates with the specified failure.
+  public init(error: Failure) {
+    self.error = error
+  }
+
+  /// Creates publisher with the given output type, that immediately terminates with the
+  /// specified failure.
+  public init(outputType: Output.Type, failure: Failure) {
+    self.error = failure
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .failure(error))
+  }
+}
+
+extension Fail: Equatable where Failure: Equatable {}
+
+extension Fail: Sendable {}

@@ -1,0 +1,162 @@
+import Synchronization
+
+/// A publisher that eventually produces a single value and then finishes or fails.
+///
+/// The closure runs once, when the future is created, not when it is subscribed to. The first
+/// call of the promise wins; later calls are ignored. Every subscriber, including one that
+/// arrives after the promise was fulfilled, receives the result: a failure at once, a value as
+/// soon as it demands one. The promise may be called from any thread.
+///
+/// ```swift
+/// let future = Future<Int, Never> { promise in
+///     DispatchQueue.global().async { promise(.success(42)) }
+/// }
+/// let cancellable = future.sink { print($0) }
+/// ```
+public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  /// A type that represents a closure to invoke in the future, when an element or error is
+  /// available.
+  public typealias Promise = (Result<Output, Failure>) -> Void
+
+  private struct State {
+    var result: Result<Output, Failure>?
+    var waiting: [FutureConduitBase<Output, Failure>] = []
+  }
+
+  // Guarded by its own lock.
+  private let state = Locked(State())
+
+  /// Creates a publisher that invokes a promise closure when the publisher emits an element.
+  public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+    attemptToFulfill { [self] result in fulfil(result) }
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let conduit = FutureConduit(future: self, downstream: subscriber)
+    // The subscription goes out before the conduit can be fulfilled from another thread.
+    subscriber.receive(subscription: conduit)
+    let active = conduit.isActive
+    let result = state.withLock { state -> Result<Output, Failure>? in
+      if state.result == nil && active { state.waiting.append(conduit) }
+      return state.result
+    }
+    if let result { conduit.fulfil(result) }
+  }
+
+  private func fulfil(_ result: Result<Output, Failure>) {
+    let waiting = state.withLock { state -> [FutureConduitBase<Output, Failure>]? in
+      guard state.result == nil else { return nil }
+      state.result = result
+      defer { state.waiting = [] }
+      return state.waiting
+    }
+    for conduit in waiting ?? [] {
+      conduit.fulfil(result)
+    }
+  }
+
+  fileprivate func remove(_ conduit: FutureConduitBase<Output, Failure>) {
+    state.withLock { state in
+      state.waiting.removeAll { $0 === conduit }
+    }
+  }
+}
+
+fileprivate class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
+  func fulfil(_ result: Result<Output, Failure>) {}
+}
+
+/// One subscriber's view of a future: holds a success until the subscriber demands it.
+private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
+  Downstream.Input, Downstream.Failure
+>, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private enum Action {
+    case none
+    case deliver(Downstream, Output)
+    case fail(Downstream, Failure)
+  }
+
+  private enum State {
+    case waiting(Downstream, Future<Output, Failure>, demanded: Bool)
+    case holding(Downstream, Future<Output, Failure>, Output)
+    case terminal
+  }
+
+  // Guarded by its own lock.
+  private let state: Locked<State>
+  private let census: CensusToken
+
+  var description: String { "Future" }
+  var censusScope: CensusScope? { census.scope }
+
+  init(future: Future<Output, Failure>, downstream: Downstream) {
+    census = CensusToken(FutureConduit.self, inheritingFrom: downstream)
+    state = Locked(.waiting(downstream, future, demanded: false))
+  }
+
+  override func fulfil(_ result: Result<Output, Failure>) {
+    let action = state.withLock { state -> Action in
+      guard case .waiting(let downstream, let future, let demanded) = state else { return .none }
+      switch result {
+      case .success(let value):
+        if demanded {
+          state = .terminal
+          return .deliver(downstream, value)
+        }
+        state = .holding(downstream, future, value)
+        return .none
+      case .failure(let error):
+        state = .terminal
+        return .fail(downstream, error)
+      }
+    }
+    switch action {
+    case .none: break
+    case .deliver(let downstream, let value):
+      _ = downstream.receive(value)
+      downstream.receive(completion: .finished)
+    case .fail(let downstream, let error):
+      downstream.receive(completion: .failure(error))
+    }
+  }
+
+  var isActive: Bool {
+    state.withLock { state in
+      if case .terminal = state { return false }
+      return true
+    }
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let ready = state.withLock { state -> (Downstream, Output)? in
+      switch state {
+      case .waiting(let downstream, let future, _):
+        state = .waiting(downstream, future, demanded: true)
+        return nil
+      case .holding(let downstream, _, let value):
+        state = .terminal
+        return (downstream, value)
+      case .terminal:
+        return nil
+      }
+    }
+    guard let (downstream, value) = ready else { return }
+    _ = downstream.receive(value)
+    downstream.receive(completion: .finished)
+  }
+
+  func cancel() {
+    let future = state.withLock { state -> Future<Output, Failure>? in
+      defer { state = .terminal }
+      switch state {
+      case .waiting(_, let future, _), .holding(_, let future, _): return future
+      case .terminal: return nil
+      }
+    }
+    future?.remove(self)
+  }
+}

@@ -1,0 +1,25 @@
+/// A publisher that emits an output to each subscriber just once, and then finishes.
+///
+/// ```swift
+/// let cancellable = Just(42).sink { print($0) }   // prints 42
+/// ```
+public struct Just<Output>: Publisher {
+  public typealias Failure = Never
+
+  /// The one element that the publisher emits.
+  public let output: Output
+
+  /// Initializes a publisher that emits the specified output just once.
+  public init(_ output: Output) {
+    self.output = output
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    subscriber.receive(
+      subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))
+  }
+}
+
+extension Just: Equatable where Output: Equatable {}
+
+extension Just: Sendable where Output: Sendable {}

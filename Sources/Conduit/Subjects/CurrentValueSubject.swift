@@ -1,0 +1,51 @@
+/// A subject that wraps a single value and publishes a new element whenever the value changes.
+///
+/// A new subscriber receives the current value with its first demand, then every later value.
+/// After a completion, `send` does nothing; assigning ``value`` still changes it but sends
+/// nothing.
+///
+/// ```swift
+/// let temperature = CurrentValueSubject<Double, Never>(20)
+/// let cancellable = temperature.sink { print($0) }   // 20.0
+/// temperature.value = 21                              // 21.0
+/// ```
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // Thread-safe by itself.
+  private let core: SubjectCore<Output, Failure>
+
+  /// The value wrapped by this subject, published as a new element whenever it changes.
+  public var value: Output {
+    get {
+      // The core of a current-value subject always holds a value.
+      core.state.withLock { $0.value! }
+    }
+    set {
+      core.setValue(newValue)
+    }
+  }
+
+  /// Creates a current value subject with the given initial value.
+  public init(_ value: Output) {
+    core = SubjectCore(value: value)
+  }
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  public func send(_ input: Output) {
+    core.send(input)
+  }
+
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
+
+  public func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    core.receive(subscriber: subscriber)
+  }
+}

@@ -1,0 +1,40 @@
+/// A subject that broadcasts elements to downstream subscribers.
+///
+/// It keeps no value: a subscriber receives only what is sent after it subscribed, and only
+/// while it has demand. A value sent to a subscriber with no outstanding demand is dropped for
+/// that subscriber, as in Combine. After a completion, `send` does nothing, and a new subscriber
+/// receives the completion at once.
+///
+/// ```swift
+/// let subject = PassthroughSubject<Int, Never>()
+/// let cancellable = subject.sink { print($0) }
+/// subject.send(1)
+/// subject.send(completion: .finished)
+/// ```
+public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+  // Thread-safe by itself.
+  private let core = SubjectCore<Output, Failure>(value: nil)
+
+  /// Creates a subject with no subscribers.
+  public init() {}
+
+  deinit {
+    core.cancelUpstreams()
+  }
+
+  public func send(_ input: Output) {
+    core.send(input)
+  }
+
+  public func send(completion: Subscribers.Completion<Failure>) {
+    core.send(completion: completion)
+  }
+
+  public func send(subscription: any Subscription) {
+    core.send(subscription: subscription)
+  }
+
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    core.receive(subscriber: subscriber)
+  }
+}

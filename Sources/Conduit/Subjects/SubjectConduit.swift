@@ -1,0 +1,179 @@
+import Synchronization
+
+/// What a subject calls on each of its subscribers.
+class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
+  func offer(_ value: Output) {}
+  func finish(_ completion: Subscribers.Completion<Failure>) {}
+}
+
+/// One subscriber of a subject: its demand, and the serialization of calls into it.
+///
+/// Calls into the subscriber never overlap. Whichever thread takes `ownership` from 0 to 1
+/// delivers; a thread that finds it taken (another sender, or a `send` made from inside
+/// `receive`) appends its value to the backlog and bumps the count, and the owner delivers the
+/// backlog before it lets go. The uncontended path is two atomic operations and no lock.
+/// Demand is taken when a value is offered: a value offered without demand is dropped, as in
+/// Combine.
+final class SubjectConduitImpl<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+  Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+{
+  typealias Output = Downstream.Input
+  typealias Failure = Downstream.Failure
+
+  private struct Backlog {
+    var values: [Output] = []
+    var completion: Subscribers.Completion<Failure>?
+    var cancelled = false
+    var core: SubjectCore<Output, Failure>?
+  }
+
+  // Guarded by its own lock.
+  private let backlog: Locked<Backlog>
+  // The number of deliveries owed: 0 means nobody owns delivery. Starts at 1, owned by the
+  // subscribing thread until `receive(subscription:)` has returned.
+  private let ownership = Atomic<Int>(1)
+  // Demand not yet used, `UInt.max` for unlimited.
+  private let demand = Atomic<UInt>(0)
+  // Set once by completion or cancellation; after it, offers are dropped.
+  private let terminated = Atomic<Bool>(false)
+  // A current-value subject's subscriber gets the value with its first demand.
+  private let awaitingCurrentValue: Atomic<Bool>
+  // Owned by the thread that holds `ownership`; released when the subscription ends.
+  private var downstream: Downstream?
+  private let census: CensusToken
+
+  var description: String { "Subject" }
+  var censusScope: CensusScope? { census.scope }
+
+  init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
+    census = CensusToken(SubjectConduitImpl.self, inheritingFrom: downstream)
+    backlog = Locked(Backlog(core: core))
+    awaitingCurrentValue = Atomic(core.state.withLock { $0.value != nil })
+    self.downstream = downstream
+  }
+
+  // MARK: Called by the subject
+
+  override func offer(_ value: Output) {
+    guard !terminated.load(ordering: .relaxed), takeDemand() else { return }
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      deliver(value)
+      endSetup()
+    } else {
+      backlog.withLock { $0.values.append(value) }
+      post()
+    }
+  }
+
+  override func finish(_ completion: Subscribers.Completion<Failure>) {
+    guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    backlog.withLock { backlog in
+      backlog.completion = completion
+      backlog.core = nil
+    }
+    post()
+  }
+
+  /// Releases ownership taken by the caller; delivers whatever was posted meanwhile.
+  func endSetup() {
+    if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+      drain(missed: 1)
+    }
+  }
+
+  /// Used when the subject had completed before this conduit could join it.
+  func abandon() {
+    terminated.store(true, ordering: .relaxed)
+    downstream = nil
+    backlog.withLock { $0.core = nil }
+  }
+
+  // MARK: Subscription
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    addDemand(demand)
+    if awaitingCurrentValue.load(ordering: .relaxed),
+      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing),
+      let value = backlog.withLock({ $0.core })?.valueForNewSubscriber()
+    {
+      offer(value)
+    }
+  }
+
+  func cancel() {
+    guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let core = backlog.withLock { backlog in
+      backlog.cancelled = true
+      defer { backlog.core = nil }
+      return backlog.core
+    }
+    core?.detach(self)
+    post()
+  }
+
+  // MARK: Delivery
+
+  /// Counts one more delivery owed; the thread that finds nobody owning delivery drains.
+  private func post() {
+    if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      drain(missed: 1)
+    }
+  }
+
+  private func drain(missed: Int) {
+    var missed = missed
+    while true {
+      let (values, completion, cancelled) = backlog.withLock { backlog in
+        defer {
+          backlog.values = []
+          backlog.completion = nil
+        }
+        return (backlog.values, backlog.completion, backlog.cancelled)
+      }
+      if cancelled {
+        downstream = nil
+      } else {
+        for value in values {
+          deliver(value)
+        }
+        if let completion, let downstream {
+          self.downstream = nil
+          downstream.receive(completion: completion)
+        }
+      }
+      missed = ownership.wrappingSubtract(missed, ordering: .acquiringAndReleasing).newValue
+      if missed == 0 { return }
+    }
+  }
+
+  @inline(__always)
+  private func deliver(_ value: Output) {
+    guard let downstream else { return }
+    let more = downstream.receive(value)
+    if more != .none { addDemand(more) }
+  }
+
+  private func takeDemand() -> Bool {
+    var current = demand.load(ordering: .relaxed)
+    while true {
+      if current == .max { return true }
+      if current == 0 { return false }
+      let (exchanged, original) = demand.compareExchange(
+        expected: current, desired: current - 1, ordering: .relaxed)
+      if exchanged { return true }
+      current = original
+    }
+  }
+
+  private func addDemand(_ more: Subscribers.Demand) {
+    var current = demand.load(ordering: .relaxed)
+    while current != .max {
+      let updated = (Subscribers.Demand(rawValue: current) + more).rawValue
+      let (exchanged, original) = demand.compareExchange(
+        expected: current, desired: updated, ordering: .relaxed)
+      if exchanged { return }
+      current = original
+    }
+  }
+}

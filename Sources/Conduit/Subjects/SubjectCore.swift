@@ -1,0 +1,101 @@
+import Synchronization
+
+/// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
+/// the completion, the upstream subscriptions, and (for a current-value subject) the value.
+final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+  struct State {
+    var conduits: ContiguousArray<SubjectConduit<Output, Failure>> = []
+    var completion: Subscribers.Completion<Failure>?
+    var upstreams: [any Subscription] = []
+    /// The current value; `nil` for a passthrough subject.
+    var value: Output?
+  }
+
+  // Guarded by its own lock.
+  let state: Locked<State>
+
+  init(value: Output?) {
+    state = Locked(State(value: value))
+  }
+
+  func send(_ value: Output) {
+    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
+      guard state.completion == nil else { return nil }
+      if state.value != nil { state.value = value }
+      return state.conduits
+    }
+    guard let snapshot else { return }
+    for conduit in snapshot {
+      conduit.offer(value)
+    }
+  }
+
+  /// Sets the current value even after completion; sends it only while active.
+  func setValue(_ value: Output) {
+    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
+      state.value = value
+      return state.completion == nil ? state.conduits : nil
+    }
+    for conduit in snapshot ?? [] {
+      conduit.offer(value)
+    }
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
+      guard state.completion == nil else { return nil }
+      state.completion = completion
+      state.upstreams = []
+      defer { state.conduits = [] }
+      return state.conduits
+    }
+    for conduit in snapshot ?? [] {
+      conduit.finish(completion)
+    }
+  }
+
+  func send(subscription: any Subscription) {
+    state.withLock { $0.upstreams.append(subscription) }
+    subscription.request(.unlimited)
+  }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let conduit = SubjectConduitImpl(core: self, downstream: subscriber)
+    let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
+      if state.completion == nil { state.conduits.append(conduit) }
+      return state.completion
+    }
+    if let completion {
+      conduit.abandon()
+      subscriber.receive(subscription: Subscriptions.empty)
+      subscriber.receive(completion: completion)
+      return
+    }
+    subscriber.receive(subscription: conduit)
+    conduit.endSetup()
+  }
+
+  /// The value a new subscriber of a current-value subject gets with its first demand.
+  func valueForNewSubscriber() -> Output? {
+    state.withLock { $0.completion == nil ? $0.value : nil }
+  }
+
+  func detach(_ conduit: SubjectConduit<Output, Failure>) {
+    state.withLock { state in
+      if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
+        state.conduits.remove(at: index)
+      }
+    }
+  }
+
+  /// Subjects cancel their upstream subscriptions when they go away, as in Combine.
+  func cancelUpstreams() {
+    let upstreams = state.withLock { state in
+      defer { state.upstreams = [] }
+      return state.upstreams
+    }
+    for upstream in upstreams {
+      upstream.cancel()
+    }
+  }
+}

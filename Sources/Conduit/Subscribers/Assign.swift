@@ -1,0 +1,98 @@
+import Synchronization
+
+extension Subscribers {
+  /// A simple subscriber that assigns received elements to a property indicated by a key path.
+  ///
+  /// The subscriber holds the object strongly until it completes or is cancelled: an object that
+  /// stores the token of an assignment to itself keeps itself alive. Use a weak hop, or
+  /// `assign(to: &$property)` where `@Published` is available, to avoid that cycle.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2].publisher.assign(to: \.count, on: model)
+  /// ```
+  public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CensusScoped {
+    public typealias Failure = Never
+
+    private enum Status {
+      case awaitingSubscription(Root)
+      case subscribed(Root, any Subscription)
+      case terminal
+    }
+
+    /// The object that contains the property to assign, `nil` once the subscriber completed or
+    /// was cancelled.
+    public var object: Root? {
+      status.withLock { status in
+        switch status {
+        case .awaitingSubscription(let object), .subscribed(let object, _): return object
+        case .terminal: return nil
+        }
+      }
+    }
+
+    /// The key path that indicates the property to assign.
+    public let keyPath: ReferenceWritableKeyPath<Root, Input>
+
+    // Guarded by its own lock.
+    private let status: Locked<Status>
+    private let census: CensusToken
+
+    package var censusScope: CensusScope? { census.scope }
+
+    public var description: String { "Assign \(Root.self)." }
+
+    /// Creates a subscriber to assign the value of a property indicated by a key path.
+    public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {
+      census = CensusToken(Assign.self)
+      status = Locked(.awaitingSubscription(object))
+      self.keyPath = keyPath
+    }
+
+    public func receive(subscription: any Subscription) {
+      let accepted = status.withLock { status -> Bool in
+        guard case .awaitingSubscription(let object) = status else { return false }
+        status = .subscribed(object, subscription)
+        return true
+      }
+      if accepted {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    public func receive(_ value: Input) -> Subscribers.Demand {
+      object?[keyPath: keyPath] = value
+      return .none
+    }
+
+    public func receive(completion: Subscribers.Completion<Never>) {
+      status.withLock { $0 = .terminal }
+    }
+
+    /// Cancels the subscription and releases the object.
+    public func cancel() {
+      let subscription = status.withLock { status -> (any Subscription)? in
+        defer { status = .terminal }
+        if case .subscribed(_, let subscription) = status { return subscription }
+        return nil
+      }
+      subscription?.cancel()
+    }
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Assigns each element from a publisher to a property on an object.
+  ///
+  /// The object is held strongly until the publisher completes or the token is cancelled.
+  ///
+  /// ```swift
+  /// let cancellable = slider.values.assign(to: \.volume, on: player)
+  /// ```
+  public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
+    let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+    subscribe(subscriber)
+    return AnyCancellable(subscriber)
+  }
+}

@@ -1,0 +1,122 @@
+import Synchronization
+
+extension Subscribers {
+  /// A simple subscriber that requests an unlimited number of values upon subscription.
+  ///
+  /// The sink lives as long as the `AnyCancellable` returned by ``Publisher/sink(receiveValue:)``:
+  /// a token that is not stored cancels the subscription at once, and the sink receives nothing
+  /// more. On completion the sink releases its closures and whatever they captured; on
+  /// cancellation it releases its subscription, and the closures go when the token does.
+  ///
+  /// ```swift
+  /// let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { print($0) })
+  /// [1, 2].publisher.subscribe(sink)
+  /// ```
+  public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+    CensusScoped
+  {
+    private enum Status {
+      case awaitingSubscription
+      case subscribed(any Subscription)
+      case terminal
+    }
+
+    /// The closure to execute on receipt of a value.
+    ///
+    /// Upstream serializes the calls that read and replace it (values and the completion).
+    public private(set) var receiveValue: (Input) -> Void
+
+    /// The closure to execute on completion.
+    public private(set) var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+    // Guarded by its own lock: `cancel` may come from any thread.
+    private let status = Locked<Status>(.awaitingSubscription)
+    private let census: CensusToken
+
+    package var censusScope: CensusScope? { census.scope }
+
+    public var description: String { "Sink" }
+
+    /// Initializes a sink with the provided closures.
+    public init(
+      receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+      receiveValue: @escaping (Input) -> Void
+    ) {
+      census = CensusToken(Sink.self)
+      self.receiveCompletion = receiveCompletion
+      self.receiveValue = receiveValue
+    }
+
+    public func receive(subscription: any Subscription) {
+      let accepted = status.withLock { status -> Bool in
+        guard case .awaitingSubscription = status else { return false }
+        status = .subscribed(subscription)
+        return true
+      }
+      if accepted {
+        subscription.request(.unlimited)
+      } else {
+        subscription.cancel()
+      }
+    }
+
+    public func receive(_ value: Input) -> Subscribers.Demand {
+      receiveValue(value)
+      return .none
+    }
+
+    public func receive(completion: Subscribers.Completion<Failure>) {
+      let wasActive = status.withLock { status -> Bool in
+        defer { status = .terminal }
+        if case .terminal = status { return false }
+        return true
+      }
+      guard wasActive else { return }
+      receiveCompletion(completion)
+      receiveValue = { _ in }
+      receiveCompletion = { _ in }
+    }
+
+    /// Cancels the subscription. Calling it again, or after completion, does nothing.
+    public func cancel() {
+      let subscription = status.withLock { status -> (any Subscription)? in
+        defer { status = .terminal }
+        if case .subscribed(let subscription) = status { return subscription }
+        return nil
+      }
+      subscription?.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Attaches a subscriber with closure-based behavior.
+  ///
+  /// The subscriber requests unlimited demand. Keep the returned token: when it is released,
+  /// the subscription is cancelled.
+  ///
+  /// ```swift
+  /// let cancellable = publisher.sink(
+  ///     receiveCompletion: { print("done:", $0) },
+  ///     receiveValue: { print("value:", $0) })
+  /// ```
+  public func sink(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    subscribe(sink)
+    return AnyCancellable(sink)
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Attaches a subscriber with closure-based behavior to a publisher that never fails.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher.sink { print($0) }
+  /// ```
+  public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
+    sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
+  }
+}
