@@ -69,6 +69,8 @@ package final class CensusScope: Sendable {
   /// `Conduit.Subscribers.Sink<Swift.Int, Swift.Never>` becomes `Subscribers.Sink<Int, Never>`.
   package static func readableName(of type: Any.Type) -> String {
     var name = String(reflecting: type)
+    // Local types print as `Module.(unknown context at $1234).Name`.
+    name = name.replacing(#/\(unknown context at \$[0-9a-f]+\)\./#, with: "")
     for prefix in ["Conduit.", "Swift."] {
       name = name.replacing(prefix, with: "")
     }

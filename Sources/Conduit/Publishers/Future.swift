@@ -69,7 +69,8 @@ fileprivate class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable
 /// One subscriber's view of a future: holds a success until the subscriber demands it.
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+>, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+{
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
 

@@ -14,7 +14,7 @@ class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
 /// backlog before it lets go. The uncontended path is two atomic operations and no lock.
 /// Demand is taken when a value is offered: a value offered without demand is dropped, as in
 /// Combine.
-final class SubjectConduitImpl<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
   Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
 {
   typealias Output = Downstream.Input
@@ -46,7 +46,7 @@ final class SubjectConduitImpl<Downstream: Subscriber>: SubjectConduit<Downstrea
   var censusScope: CensusScope? { census.scope }
 
   init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
-    census = CensusToken(SubjectConduitImpl.self, inheritingFrom: downstream)
+    census = CensusToken(SubjectSubscription.self, inheritingFrom: downstream)
     backlog = Locked(Backlog(core: core))
     awaitingCurrentValue = Atomic(core.state.withLock { $0.value != nil })
     self.downstream = downstream

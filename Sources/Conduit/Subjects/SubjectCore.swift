@@ -60,7 +60,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectConduitImpl(core: self, downstream: subscriber)
+    let conduit = SubjectSubscription(core: self, downstream: subscriber)
     let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
       if state.completion == nil { state.conduits.append(conduit) }
       return state.completion
