@@ -20,9 +20,11 @@ public enum Census {
 }
 
 /// Live framework objects, process-wide.
+@usableFromInline
 package let censusLiveCount = Atomic<Int>(0)
 
 /// How many scopes (leak checks) are running; while none is, registration is one atomic add.
+@usableFromInline
 package let censusActiveScopes = Atomic<Int>(0)
 
 /// A type name carried across threads; metatypes are immutable.
@@ -35,6 +37,7 @@ private struct RecordedType: @unchecked Sendable {
 /// Objects created while the check's task-local scope is bound register here, and so do objects
 /// that a pipeline creates later on other threads, which inherit the scope of the framework
 /// object they are created for.
+@usableFromInline
 package final class CensusScope: Sendable {
   /// The scope bound to the current task or thread.
   @TaskLocal package static var current: CensusScope?
@@ -71,38 +74,43 @@ package final class CensusScope: Sendable {
     var name = String(reflecting: type)
     // Local types print as `Module.(unknown context at $1234).Name`.
     name = name.replacing(#/\(unknown context at \$[0-9a-f]+\)\./#, with: "")
-    for prefix in ["Conduit.", "Swift."] {
-      name = name.replacing(prefix, with: "")
-    }
+    // Only whole module names: `TrackedConduit.Item` keeps its `Conduit`.
+    name = name.replacing(#/\b(?:Conduit|Swift)\./#.wordBoundaryKind(.simple), with: "")
     return name
   }
 
-  fileprivate func join(_ type: Any.Type) -> UInt64 {
+  @usableFromInline
+  package func join(_ type: Any.Type) -> UInt64 {
     let serial = nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
     members.withLock { $0[serial] = RecordedType(type: type) }
     return serial
   }
 
-  fileprivate func leave(_ serial: UInt64) {
+  @usableFromInline
+  package func leave(_ serial: UInt64) {
     members.withLock { _ = $0.removeValue(forKey: serial) }
   }
 }
 
 /// A framework object that carries a census scope, from which objects created on its behalf
 /// inherit their own.
+@usableFromInline
 package protocol CensusScoped: AnyObject {
   var censusScope: CensusScope? { get }
 }
 
 /// Membership of one framework object in the census: created in the object's initializer,
 /// released with the object.
+@usableFromInline
 package struct CensusToken: ~Copyable, Sendable {
+  @usableFromInline
   package let scope: CensusScope?
-  private let serial: UInt64
+  @usableFromInline
+  let serial: UInt64
 
   /// Registers an object of the given type, attributed to the current scope or, when none is
   /// bound to this thread, to the scope of the object it is created on behalf of.
-  @inline(__always)
+  @inlinable @inline(__always)
   package init(_ type: Any.Type, inheritingFrom related: @autoclosure () -> Any? = nil) {
     censusLiveCount.wrappingAdd(1, ordering: .relaxed)
     if censusActiveScopes.load(ordering: .relaxed) == 0 {
@@ -115,7 +123,8 @@ package struct CensusToken: ~Copyable, Sendable {
     }
   }
 
-  private static func scope(inheritingFrom related: Any?) -> CensusScope? {
+  @usableFromInline
+  static func scope(inheritingFrom related: Any?) -> CensusScope? {
     if let current = CensusScope.current { return current }
     return (related as? any CensusScoped)?.censusScope
   }

@@ -6,14 +6,17 @@ import Synchronization
 /// subscribers cannot prove. The owner of a `Locked` keeps the promise by hand instead: the state
 /// is only touched inside `withLock`, and what is taken out is used after the lock is released,
 /// never while holding it (DESIGN.md §3).
+@usableFromInline
 struct Locked<State>: ~Copyable, @unchecked Sendable {
-  private let mutex: Mutex<UncheckedSendable<State>>
+  @usableFromInline
+  let mutex: Mutex<UncheckedSendable<State>>
 
+  @inlinable
   init(_ state: State) {
     mutex = Mutex(UncheckedSendable(value: state))
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   borrowing func withLock<Result>(_ body: (inout State) -> Result) -> Result {
     mutex.withLock { state in
       UncheckedSendable(value: body(&state.value))
@@ -22,6 +25,13 @@ struct Locked<State>: ~Copyable, @unchecked Sendable {
 }
 
 /// Carries a value through `Mutex.withLock`; see `Locked`.
+@usableFromInline
 struct UncheckedSendable<Value>: @unchecked Sendable {
+  @usableFromInline
   var value: Value
+
+  @inlinable
+  init(value: Value) {
+    self.value = value
+  }
 }

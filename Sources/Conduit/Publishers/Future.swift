@@ -91,6 +91,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   private let census: CensusToken
 
   var description: String { "Future" }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   init(future: Future<Output, Failure>, downstream: Downstream) {

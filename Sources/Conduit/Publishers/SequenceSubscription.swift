@@ -32,6 +32,7 @@ where Downstream.Input == Elements.Element {
   private let census: CensusToken
   let description: String
 
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   /// Subscribes `downstream` to the elements of `sequence` followed by `completion`. An empty

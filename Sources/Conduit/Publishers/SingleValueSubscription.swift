@@ -16,6 +16,7 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
   private let census: CensusToken
   let description: String
 
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   init(_ value: Downstream.Input, downstream: Downstream, description: String) {

@@ -11,7 +11,8 @@
 /// ```
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // Thread-safe by itself.
-  private let core: SubjectCore<Output, Failure>
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
   public var value: Output {
@@ -19,6 +20,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
       // The core of a current-value subject always holds a value.
       core.state.withLock { $0.value! }
     }
+    @inlinable
     set {
       core.setValue(newValue)
     }
@@ -33,6 +35,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.cancelUpstreams()
   }
 
+  @inlinable
   public func send(_ input: Output) {
     core.send(input)
   }
@@ -45,6 +48,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.send(subscription: subscription)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.receive(subscriber: subscriber)
   }

@@ -13,7 +13,8 @@
 /// ```
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // Thread-safe by itself.
-  private let core = SubjectCore<Output, Failure>(value: nil)
+  @usableFromInline
+  let core = SubjectCore<Output, Failure>(value: nil)
 
   /// Creates a subject with no subscribers.
   public init() {}
@@ -22,6 +23,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.cancelUpstreams()
   }
 
+  @inlinable
   public func send(_ input: Output) {
     core.send(input)
   }
@@ -34,6 +36,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.send(subscription: subscription)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.receive(subscriber: subscriber)
   }

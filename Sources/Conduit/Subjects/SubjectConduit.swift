@@ -1,8 +1,21 @@
 import Synchronization
 
 /// What a subject calls on each of its subscribers.
+///
+/// `offer` is a function stored at subscription time rather than a method: it is created where
+/// the subscriber's type is known, so the whole delivery path is specialized for it (a class
+/// method of a generic class would always run unspecialized).
+@usableFromInline
 class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
-  func offer(_ value: Output) {}
+  @usableFromInline
+  let offer: (SubjectConduit<Output, Failure>, Output) -> Void
+
+  @inlinable
+  init(offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void) {
+    self.offer = offer
+  }
+
+  @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {}
 }
 
@@ -14,57 +27,86 @@ class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
 /// backlog before it lets go. The uncontended path is two atomic operations and no lock.
 /// Demand is taken when a value is offered: a value offered without demand is dropped, as in
 /// Combine.
+@usableFromInline
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
   Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
 {
+  @usableFromInline
   typealias Output = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private struct Backlog {
+  @usableFromInline
+  struct Backlog {
+    @usableFromInline
     var values: [Output] = []
+    @usableFromInline
     var completion: Subscribers.Completion<Failure>?
+    @usableFromInline
     var cancelled = false
+    @usableFromInline
     var core: SubjectCore<Output, Failure>?
+
+    @inlinable
+    init(core: SubjectCore<Output, Failure>) {
+      self.core = core
+    }
   }
 
   // Guarded by its own lock.
-  private let backlog: Locked<Backlog>
+  @usableFromInline
+  let backlog: Locked<Backlog>
   // The number of deliveries owed: 0 means nobody owns delivery. Starts at 1, owned by the
   // subscribing thread until `receive(subscription:)` has returned.
-  private let ownership = Atomic<Int>(1)
+  @usableFromInline
+  let ownership = Atomic<Int>(1)
   // Demand not yet used, `UInt.max` for unlimited.
-  private let demand = Atomic<UInt>(0)
+  @usableFromInline
+  let demand = Atomic<UInt>(0)
   // Set once by completion or cancellation; after it, offers are dropped.
-  private let terminated = Atomic<Bool>(false)
+  @usableFromInline
+  let terminated = Atomic<Bool>(false)
   // A current-value subject's subscriber gets the value with its first demand.
-  private let awaitingCurrentValue: Atomic<Bool>
+  @usableFromInline
+  let awaitingCurrentValue: Atomic<Bool>
   // Owned by the thread that holds `ownership`; released when the subscription ends.
-  private var downstream: Downstream?
-  private let census: CensusToken
+  // Exclusive access is guaranteed by `ownership`, so the runtime check is skipped.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline
+  let census: CensusToken
 
+  @usableFromInline
   var description: String { "Subject" }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @inlinable
   init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
     census = CensusToken(SubjectSubscription.self, inheritingFrom: downstream)
     backlog = Locked(Backlog(core: core))
-    awaitingCurrentValue = Atomic(core.state.withLock { $0.value != nil })
+    awaitingCurrentValue = Atomic(core.isCurrentValueSubject)
     self.downstream = downstream
+    super.init(offer: { conduit, value in
+      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
+    })
   }
 
   // MARK: Called by the subject
 
-  override func offer(_ value: Output) {
+  @inlinable
+  func offerValue(_ value: Output) {
     guard !terminated.load(ordering: .relaxed), takeDemand() else { return }
     if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       deliver(value)
-      endSetup()
+      endDelivery()
     } else {
       backlog.withLock { $0.values.append(value) }
       post()
     }
   }
 
+  @usableFromInline
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
     backlog.withLock { backlog in
@@ -74,14 +116,16 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     post()
   }
 
-  /// Releases ownership taken by the caller; delivers whatever was posted meanwhile.
-  func endSetup() {
+  /// Releases the delivery ownership the caller holds; delivers whatever was posted meanwhile.
+  @inlinable
+  func endDelivery() {
     if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
       drain(missed: 1)
     }
   }
 
   /// Used when the subject had completed before this conduit could join it.
+  @usableFromInline
   func abandon() {
     terminated.store(true, ordering: .relaxed)
     downstream = nil
@@ -90,6 +134,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
   // MARK: Subscription
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     addDemand(demand)
@@ -97,10 +142,11 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing),
       let value = backlog.withLock({ $0.core })?.valueForNewSubscriber()
     {
-      offer(value)
+      offerValue(value)
     }
   }
 
+  @usableFromInline
   func cancel() {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let core = backlog.withLock { backlog in
@@ -115,13 +161,15 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   // MARK: Delivery
 
   /// Counts one more delivery owed; the thread that finds nobody owning delivery drains.
-  private func post() {
+  @usableFromInline
+  func post() {
     if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       drain(missed: 1)
     }
   }
 
-  private func drain(missed: Int) {
+  @usableFromInline
+  func drain(missed: Int) {
     var missed = missed
     while true {
       let (values, completion, cancelled) = backlog.withLock { backlog in
@@ -147,14 +195,15 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     }
   }
 
-  @inline(__always)
-  private func deliver(_ value: Output) {
+  @inlinable @inline(__always)
+  func deliver(_ value: Output) {
     guard let downstream else { return }
     let more = downstream.receive(value)
     if more != .none { addDemand(more) }
   }
 
-  private func takeDemand() -> Bool {
+  @inlinable @inline(__always)
+  func takeDemand() -> Bool {
     var current = demand.load(ordering: .relaxed)
     while true {
       if current == .max { return true }
@@ -166,7 +215,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     }
   }
 
-  private func addDemand(_ more: Subscribers.Demand) {
+  @usableFromInline
+  func addDemand(_ more: Subscribers.Demand) {
     var current = demand.load(ordering: .relaxed)
     while current != .max {
       let updated = (Subscribers.Demand(rawValue: current) + more).rawValue

@@ -37,6 +37,7 @@ extension Subscribers {
     private let status: Locked<Status>
     private let census: CensusToken
 
+    @usableFromInline
     package var censusScope: CensusScope? { census.scope }
 
     public var description: String { "Assign \(Root.self)." }

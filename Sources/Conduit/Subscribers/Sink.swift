@@ -24,15 +24,18 @@ extension Subscribers {
     /// The closure to execute on receipt of a value.
     ///
     /// Upstream serializes the calls that read and replace it (values and the completion).
+    @exclusivity(unchecked)
     public private(set) var receiveValue: (Input) -> Void
 
     /// The closure to execute on completion.
+    @exclusivity(unchecked)
     public private(set) var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
 
     // Guarded by its own lock: `cancel` may come from any thread.
     private let status = Locked<Status>(.awaitingSubscription)
     private let census: CensusToken
 
+    @usableFromInline
     package var censusScope: CensusScope? { census.scope }
 
     public var description: String { "Sink" }
@@ -60,6 +63,7 @@ extension Subscribers {
       }
     }
 
+    @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       receiveValue(value)
       return .none
@@ -100,6 +104,7 @@ extension Publisher {
   ///     receiveCompletion: { print("done:", $0) },
   ///     receiveValue: { print("value:", $0) })
   /// ```
+  @inlinable
   public func sink(
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
@@ -116,6 +121,7 @@ extension Publisher where Failure == Never {
   /// ```swift
   /// let cancellable = [1, 2, 3].publisher.sink { print($0) }
   /// ```
+  @inlinable
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }

@@ -1,0 +1,79 @@
+import Conduit
+
+enum Workloads {
+  nonisolated(unsafe) static let all: [Workload] = [
+    Workload("PassthroughSubject.send, 1 sink, per value", baseline: "baseline.LockedCall", target: 3) {
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellable = subject.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 1_000_000) { count in
+        for value in 0..<count { subject.send(value) }
+      }
+    },
+    Workload("PassthroughSubject.send, 100 sinks, per delivery", baseline: "baseline.LockedCall", target: 1.5) {
+      let subject = PassthroughSubject<Int, Never>()
+      let cancellables = (0..<100).map { _ in subject.sink { blackHole($0) } }
+      defer { cancellables.forEach { $0.cancel() } }
+      return measure(operations: 2_000_000) { count in
+        for value in 0..<count / 100 { subject.send(value) }
+      }
+    },
+    Workload("CurrentValueSubject.send, 1 sink, per value", baseline: "baseline.LockedCall", target: 3) {
+      let subject = CurrentValueSubject<Int, Never>(0)
+      let cancellable = subject.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 1_000_000) { count in
+        for value in 0..<count { subject.send(value) }
+      }
+    },
+    Workload(
+      "(0..<N).publisher -> sink, per element", baseline: "baseline.ClosureChain", target: 2,
+      note: "map/filter/compactMap/scan land with the operator issue"
+    ) {
+      measure(operations: 1_000_000) { count in
+        var sum = 0
+        let cancellable = (0..<count).publisher.sink { sum &+= $0 }
+        blackHole(sum)
+        blackHole(cancellable)
+      }
+    },
+    Workload(
+      "(0..<N).publisher -> .max(1) subscriber, per element", baseline: "baseline.ClosureChain", target: 2,
+      note: "map lands with the operator issue"
+    ) {
+      measure(operations: 1_000_000) { count in
+        let subscriber = OneAtATime()
+        (0..<count).publisher.subscribe(subscriber)
+        blackHole(subscriber.sum)
+      }
+    },
+    Workload(
+      "subscribe + cancel PassthroughSubject -> sink", baseline: "baseline.Alloc5", target: 3,
+      note: "map/filter/removeDuplicates land with the operator issue"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      return measure(operations: 200_000) { count in
+        for _ in 0..<count {
+          let cancellable = subject.sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    },
+  ]
+}
+
+/// Demands one element at a time, the slowest path through a synchronous source.
+final class OneAtATime: Subscriber {
+  var sum = 0
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.max(1))
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    sum &+= input
+    return .max(1)
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {}
+}
