@@ -11,7 +11,8 @@ import Synchronization
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   // Guarded by its own lock; taken out (set to nil) on the first cancel so it runs once.
-  private let action: Locked<(() -> Void)?>
+  @usableFromInline
+  let action: Locked<(() -> Void)?>
 
   /// Initializes the cancellable object with the given cancel-time closure.
   ///
@@ -27,6 +28,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// ```swift
   /// let token = AnyCancellable(subscription)
   /// ```
+  @inlinable
   public init<C: Cancellable>(_ canceller: C) {
     action = Locked(canceller.cancel)
   }

@@ -23,12 +23,14 @@ extension Subscribers {
     }
 
     /// A request for as many values as the publisher can produce.
-    public static let unlimited = Demand(rawValue: .max)
+    @inlinable
+    public static var unlimited: Demand { Demand(rawValue: .max) }
 
     /// A request for no elements from the publisher.
     ///
     /// This is equivalent to `Demand.max(0)`.
-    public static let none = Demand(rawValue: 0)
+    @inlinable
+    public static var none: Demand { Demand(rawValue: 0) }
 
     /// Creates a demand for the given maximum number of elements.
     ///

@@ -35,3 +35,15 @@ struct UncheckedSendable<Value>: @unchecked Sendable {
     self.value = value
   }
 }
+
+/// What a subscriber asks of its subscription.
+///
+/// Subscribers hold their subscription as `any Subscription`, and a call through a protocol
+/// witness of a generic class runs unspecialized, looking up generic metadata at every step.
+/// Subscriptions therefore store one function, created in their `@inlinable` initializer where
+/// every type is known, and their witnesses only forward to it.
+@usableFromInline
+enum SubscriptionRequest {
+  case demand(Subscribers.Demand)
+  case cancel
+}

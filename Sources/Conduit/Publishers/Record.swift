@@ -30,6 +30,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     self.recording = Recording(output: output, completion: completion)
   }
 
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     SequenceSubscription.start(
       recording.output, then: recording.completion, downstream: subscriber, description: "Record")

@@ -18,6 +18,7 @@ extension Publishers {
       self.sequence = sequence
     }
 
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Elements.Element, S.Failure == Failure {
       SequenceSubscription.start(

@@ -4,32 +4,51 @@ import Synchronization
 ///
 /// Shared by `Publishers.Sequence` and `Record`. Delivery is trampolined: a `request` made from
 /// inside `receive(_:)` only adds demand, and the loop already running picks it up, so a
-/// subscriber that asks for one element at a time never grows the stack. While demand is
-/// unlimited the loop takes no lock per element; it checks an atomic flag for cancellation.
+/// subscriber that asks for one element at a time never grows the stack. The loop takes no lock
+/// per element; it checks an atomic flag for cancellation, and goes back to the lock only when
+/// the demand it holds is spent.
+@usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription,
   CustomStringConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == Elements.Element {
-  private struct State {
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var demand = Subscribers.Demand.none
     /// Whether some thread owns the delivery loop (and with it `iterator` and `downstream`).
+    @usableFromInline
     var delivering = false
+    @usableFromInline
     var terminated = false
+
+    @inlinable
+    init() {}
   }
 
-  // Guarded by `state`.
-  private let state = Locked(State())
+  // Guarded by its own lock.
+  @usableFromInline
+  let state = Locked(State())
   // Set once by `cancel`, read without the lock by the delivery loop.
-  private let cancelled = Atomic<Bool>(false)
+  @usableFromInline
+  let cancelled = Atomic<Bool>(false)
   // Owned by whichever thread set `delivering`; released when the subscription ends.
-  private var downstream: Downstream?
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
   // Owned like `downstream`.
-  private var iterator: Elements.Iterator
+  @usableFromInline @exclusivity(unchecked)
+  var iterator: Elements.Iterator
   // Owned like `downstream`: the element after the one just delivered, read ahead so the
   // completion follows the last element without waiting for more demand.
-  private var upcoming: Elements.Element?
-  // Immutable.
-  private let completion: Subscribers.Completion<Downstream.Failure>
-  private let census: CensusToken
+  @usableFromInline @exclusivity(unchecked)
+  var upcoming: Elements.Element?
+  @usableFromInline
+  let completion: Subscribers.Completion<Downstream.Failure>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (SequenceSubscription, SubscriptionRequest) -> Void
+  @usableFromInline
   let description: String
 
   @usableFromInline
@@ -37,6 +56,7 @@ where Downstream.Input == Elements.Element {
 
   /// Subscribes `downstream` to the elements of `sequence` followed by `completion`. An empty
   /// sequence completes at once, with `Subscriptions.empty`.
+  @inlinable
   static func start(
     _ sequence: Elements, then completion: Subscribers.Completion<Downstream.Failure>,
     downstream: Downstream, description: String
@@ -53,7 +73,8 @@ where Downstream.Input == Elements.Element {
     downstream.receive(subscription: subscription)
   }
 
-  private init(
+  @inlinable
+  init(
     iterator: Elements.Iterator, first: Elements.Element,
     completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, description: String
   ) {
@@ -63,9 +84,26 @@ where Downstream.Input == Elements.Element {
     self.completion = completion
     self.downstream = downstream
     self.description = description
+    handle = { subscription, request in
+      switch request {
+      case .demand(let demand): subscription.handleDemand(demand)
+      case .cancel: subscription.handleCancel()
+      }
+    }
   }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let owns = state.withLock { state -> Bool in
       guard !state.terminated else { return false }
@@ -77,7 +115,8 @@ where Downstream.Input == Elements.Element {
     if owns { deliver() }
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let owns = state.withLock { state -> Bool in
       state.terminated = true
@@ -91,40 +130,46 @@ where Downstream.Input == Elements.Element {
 
   /// Runs while this thread owns delivery. Takes the demand granted so far, delivers it, and
   /// goes back for more until the demand is spent, the sequence ends or the subscriber cancels.
-  private func deliver() {
-    var demand = state.withLock { state in
-      defer { state.demand = .none }
-      return state.demand
-    }
-    while true {
-      while demand > 0 {
-        guard !cancelled.load(ordering: .relaxed), let downstream, let element = upcoming else {
+  @inlinable
+  func deliver() {
+    guard let downstream else { return }
+    var demand = takeGrantedDemand()
+    while let granted = demand {
+      var remaining = granted
+      while remaining > 0 {
+        guard !cancelled.load(ordering: .relaxed), let element = upcoming else {
           release()
           return
         }
-        if demand != .unlimited { demand -= 1 }
+        if remaining != .unlimited { remaining -= 1 }
         upcoming = iterator.next()
         let more = downstream.receive(element)
-        if more > 0 { demand += more }
+        if more != .none { remaining += more }
         if upcoming == nil {
           finish()
           return
         }
       }
-      let granted = state.withLock { state -> Subscribers.Demand in
-        if state.terminated || state.demand == .none {
-          if !state.terminated { state.delivering = false }
-          return state.terminated ? .unlimited : .none
-        }
-        defer { state.demand = .none }
-        return state.demand
-      }
-      if granted == .none { return }
-      demand = granted
+      demand = takeGrantedDemand()
     }
   }
 
-  private func finish() {
+  /// The demand granted since the last look, or `nil` when there is none (delivery is then
+  /// handed back) or the subscription was cancelled (everything is then released).
+  @inlinable
+  func takeGrantedDemand() -> Subscribers.Demand? {
+    let (granted, cancelled) = state.withLock { state -> (Subscribers.Demand, Bool) in
+      if state.terminated { return (.none, true) }
+      if state.demand == .none { state.delivering = false }
+      defer { state.demand = .none }
+      return (state.demand, false)
+    }
+    if cancelled { release() }
+    return granted == .none ? nil : granted
+  }
+
+  @inlinable
+  func finish() {
     let shouldComplete = state.withLock { state -> Bool in
       defer { state.terminated = true }
       return !state.terminated
@@ -136,7 +181,8 @@ where Downstream.Input == Elements.Element {
     }
   }
 
-  private func release() {
+  @inlinable
+  func release() {
     downstream = nil
     upcoming = nil
   }

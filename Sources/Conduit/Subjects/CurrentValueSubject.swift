@@ -40,6 +40,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.send(input)
   }
 
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.send(completion: completion)
   }

@@ -28,6 +28,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.send(input)
   }
 
+  @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.send(completion: completion)
   }

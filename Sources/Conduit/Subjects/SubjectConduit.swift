@@ -15,7 +15,7 @@ class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
     self.offer = offer
   }
 
-  @usableFromInline
+  @inlinable
   func finish(_ completion: Subscribers.Completion<Failure>) {}
 }
 
@@ -75,6 +75,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   var downstream: Downstream?
   @usableFromInline
   let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (SubjectSubscription, SubscriptionRequest) -> Void
 
   @usableFromInline
   var description: String { "Subject" }
@@ -87,6 +90,12 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     backlog = Locked(Backlog(core: core))
     awaitingCurrentValue = Atomic(core.isCurrentValueSubject)
     self.downstream = downstream
+    handle = { conduit, request in
+      switch request {
+      case .demand(let demand): conduit.handleDemand(demand)
+      case .cancel: conduit.handleCancel()
+      }
+    }
     super.init(offer: { conduit, value in
       unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
     })
@@ -106,7 +115,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     }
   }
 
-  @usableFromInline
+  @inlinable
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
     backlog.withLock { backlog in
@@ -125,7 +134,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   }
 
   /// Used when the subject had completed before this conduit could join it.
-  @usableFromInline
+  @inlinable
   func abandon() {
     terminated.store(true, ordering: .relaxed)
     downstream = nil
@@ -136,6 +145,16 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     addDemand(demand)
     if awaitingCurrentValue.load(ordering: .relaxed),
@@ -146,8 +165,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     }
   }
 
-  @usableFromInline
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let core = backlog.withLock { backlog in
       backlog.cancelled = true
@@ -161,14 +180,14 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   // MARK: Delivery
 
   /// Counts one more delivery owed; the thread that finds nobody owning delivery drains.
-  @usableFromInline
+  @inlinable
   func post() {
     if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
       drain(missed: 1)
     }
   }
 
-  @usableFromInline
+  @inlinable
   func drain(missed: Int) {
     var missed = missed
     while true {
@@ -215,7 +234,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     }
   }
 
-  @usableFromInline
+  @inlinable
   func addDemand(_ more: Subscribers.Demand) {
     var current = demand.load(ordering: .relaxed)
     while current != .max {

@@ -60,7 +60,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     }
   }
 
-  @usableFromInline
+  @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
     let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
       guard state.completion == nil else { return nil }
@@ -97,18 +97,18 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
     conduit.endDelivery()
   }
 
-  @usableFromInline
+  @inlinable
   var isCurrentValueSubject: Bool {
     state.withLock { $0.value != nil }
   }
 
   /// The value a new subscriber of a current-value subject gets with its first demand.
-  @usableFromInline
+  @inlinable
   func valueForNewSubscriber() -> Output? {
     state.withLock { $0.completion == nil ? $0.value : nil }
   }
 
-  @usableFromInline
+  @inlinable
   func detach(_ conduit: SubjectConduit<Output, Failure>) {
     state.withLock { state in
       if let index = state.conduits.firstIndex(where: { $0 === conduit }) {

@@ -15,25 +15,31 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CensusScoped
   {
-    private enum Status {
+    @usableFromInline
+    enum Status {
       case awaitingSubscription
       case subscribed(any Subscription)
       case terminal
     }
 
     /// The closure to execute on receipt of a value.
-    ///
-    /// Upstream serializes the calls that read and replace it (values and the completion).
-    @exclusivity(unchecked)
-    public private(set) var receiveValue: (Input) -> Void
+    public var receiveValue: (Input) -> Void { valueHandler }
 
     /// The closure to execute on completion.
-    @exclusivity(unchecked)
-    public private(set) var receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionHandler }
+
+    // Read and replaced only on the upstream's serialized calls (values, then the completion),
+    // so the runtime exclusivity check is skipped.
+    @usableFromInline @exclusivity(unchecked)
+    var valueHandler: (Input) -> Void
+    @usableFromInline @exclusivity(unchecked)
+    var completionHandler: (Subscribers.Completion<Failure>) -> Void
 
     // Guarded by its own lock: `cancel` may come from any thread.
-    private let status = Locked<Status>(.awaitingSubscription)
-    private let census: CensusToken
+    @usableFromInline
+    let status = Locked<Status>(.awaitingSubscription)
+    @usableFromInline
+    let census: CensusToken
 
     @usableFromInline
     package var censusScope: CensusScope? { census.scope }
@@ -41,15 +47,17 @@ extension Subscribers {
     public var description: String { "Sink" }
 
     /// Initializes a sink with the provided closures.
+    @inlinable
     public init(
       receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
       receiveValue: @escaping (Input) -> Void
     ) {
       census = CensusToken(Sink.self)
-      self.receiveCompletion = receiveCompletion
-      self.receiveValue = receiveValue
+      completionHandler = receiveCompletion
+      valueHandler = receiveValue
     }
 
+    @inlinable
     public func receive(subscription: any Subscription) {
       let accepted = status.withLock { status -> Bool in
         guard case .awaitingSubscription = status else { return false }
@@ -65,7 +73,7 @@ extension Subscribers {
 
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      receiveValue(value)
+      valueHandler(value)
       return .none
     }
 
@@ -76,12 +84,13 @@ extension Subscribers {
         return true
       }
       guard wasActive else { return }
-      receiveCompletion(completion)
-      receiveValue = { _ in }
-      receiveCompletion = { _ in }
+      completionHandler(completion)
+      valueHandler = { _ in }
+      completionHandler = { _ in }
     }
 
     /// Cancels the subscription. Calling it again, or after completion, does nothing.
+    @inlinable
     public func cancel() {
       let subscription = status.withLock { status -> (any Subscription)? in
         defer { status = .terminal }
