@@ -1,0 +1,105 @@
+extension Publishers {
+  /// A publisher that transforms all elements from the upstream publisher with a provided
+  /// closure.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .map { $0 * 10 }
+  ///     .sink { print($0) }   // 10, 20, 30
+  /// ```
+  public struct Map<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The closure that transforms elements from the upstream publisher.
+    public let transform: (Upstream.Output) -> Output
+
+    /// Creates a publisher that transforms all elements from the upstream publisher with a
+    /// provided closure.
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Output) -> Output) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+    }
+  }
+}
+
+extension Publishers.Map {
+  /// Fuses a second `map` into this one: `map(f).map(g)` is one `Publishers.Map` applying `g ∘ f`.
+  ///
+  /// ```swift
+  /// let fused: Publishers.Map<PassthroughSubject<Int, Never>, String> =
+  ///     subject.map { $0 * 2 }.map { "\($0)" }
+  /// ```
+  @inlinable
+  public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.Map<Upstream, Result> {
+    let first = self.transform
+    return Publishers.Map(upstream: upstream) { transform(first($0)) }
+  }
+}
+
+extension Publishers.Map {
+  /// Forwards the upstream subscription untouched and transforms each value: `map` keeps no
+  /// state, takes no lock, and allocates nothing of its own. Being a struct, it lives inside the
+  /// upstream's subscription.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Upstream.Output) -> Output
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
+      self.downstream = downstream
+      self.transform = transform
+    }
+
+    @usableFromInline
+    var description: String { "Map" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive(transform(input))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements from the upstream publisher with a provided closure.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .map { $0 * $0 }
+  ///     .sink { print($0) }   // 1, 4, 9
+  /// ```
+  @inlinable
+  public func map<T>(_ transform: @escaping (Output) -> T) -> Publishers.Map<Self, T> {
+    Publishers.Map(upstream: self, transform: transform)
+  }
+}
