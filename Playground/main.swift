@@ -1,22 +1,50 @@
-import Conduit
-import ConduitTesting
+// The Conduit playground: a guided tour, one page per topic.
+//
+//   swift run Playground            every page, in order
+//   swift run Playground --list     the page names
+//   swift run Playground NAME       one page
 
-let subject = PassthroughSubject<Int, Never>()
-var got: [Int] = []
-let c = subject.sink { got.append($0) }
-subject.send(1); subject.send(2)
-print(got, Census.liveObjects)
-c.cancel()
-print(Census.liveObjects)
-do {
-  try withLeakCheck { tracker in
-    final class Owner { var c: AnyCancellable?; var n = 0 }
-    let o = tracker.track(Owner())
-    o.c = subject.sink { o.n += $0 }
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let pages: [Page] = [
+  .basics,
+  .demand,
+  .subjects,
+  .cancellation,
+  .futureVersusDeferred,
+  .leaks,
+]
+
+func printList() {
+  let width = pages.map(\.name.count).max() ?? 0
+  for page in pages {
+    let padding = String(repeating: " ", count: width - page.name.count)
+    print("\(page.name)\(padding)  \(page.title)")
   }
-} catch { print(error) }
-let cvs = CurrentValueSubject<Int, Never>(5)
-_ = cvs.sink { print("cvs", $0) }
-var all: [Int] = []
-let s = (0..<5).publisher.sink { all.append($0) }
-print(all)
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case nil:
+  for (index, page) in pages.enumerated() {
+    if index > 0 { print() }
+    page.present()
+  }
+case "--list", "-l":
+  printList()
+case "--help", "-h":
+  print("usage: swift run Playground [--list | PAGE]")
+  printList()
+case let name?:
+  if let page = pages.first(where: { $0.name == name }) {
+    page.present()
+  } else {
+    print("Unknown page '\(name)'. The pages are:")
+    printList()
+    exit(1)
+  }
+}

@@ -32,7 +32,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var subscriptionCount = 0
     var outstanding = Subscribers.Demand.none
     var completed = false
-    var inside = false
+    /// How many calls into this subscriber are running; more than one is an overlap.
+    var callsRunning = 0
     var violations: [String] = []
     var onValue: ((Input) -> Void)?
   }
@@ -51,7 +52,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   }
 
   /// Runs `action` for each value, inside `receive(_:)`, after recording it: the place to test
-  /// re-entrancy (send, request or cancel from inside a delivery).
+  /// re-entrancy (send, request or cancel from inside a delivery). The subscriber lets go of
+  /// `action` when it completes or is cancelled, so `action` may capture the subscriber itself.
   public func onValue(_ action: @escaping (Input) -> Void) {
     withState { $0.onValue = action }
   }
@@ -92,10 +94,13 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     subscription?.request(demand)
   }
 
-  /// Cancels the subscription.
+  /// Cancels the subscription, and drops the ``onValue(_:)`` hook with whatever it captured.
   public func cancel() {
     let subscription = withState { state -> (any Subscription)? in
-      defer { state.subscription = nil }
+      defer {
+        state.subscription = nil
+        state.onValue = nil
+      }
       return state.subscription
     }
     subscription?.cancel()
@@ -118,7 +123,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   public func receive(_ input: Input) -> Subscribers.Demand {
     let action = withState { state -> ((Input) -> Void)? in
-      if state.inside { state.violations.append("receive(_:) entered while another call was running") }
+      if state.callsRunning > 0 { state.violations.append("receive(_:) entered while another call was running") }
       if state.subscriptionCount == 0 { state.violations.append("value before subscription") }
       if state.completed { state.violations.append("value after completion") }
       if state.outstanding == .none {
@@ -128,17 +133,19 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       }
       state.outstanding += demandPerValue
       state.events.append(.value(input))
-      state.inside = true
+      state.callsRunning += 1
       return state.onValue
     }
     action?(input)
-    withState { $0.inside = false }
+    withState { $0.callsRunning -= 1 }
     return demandPerValue
   }
 
   public func receive(completion: Subscribers.Completion<Failure>) {
     withState { state in
-      if state.inside { state.violations.append("receive(completion:) entered while another call was running") }
+      if state.callsRunning > 0 {
+        state.violations.append("receive(completion:) entered while another call was running")
+      }
       if state.completed { state.violations.append("second completion") }
       state.completed = true
       state.events.append(.completion(completion))

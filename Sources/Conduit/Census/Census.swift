@@ -48,6 +48,12 @@ package final class CensusScope: Sendable {
 
   package init() {}
 
+  /// The scope bound to the current task or thread, looked up only while some check is running.
+  @usableFromInline
+  package static var currentIfActive: CensusScope? {
+    censusActiveScopes.load(ordering: .relaxed) == 0 ? nil : current
+  }
+
   /// Counts this scope as running, so that objects created from now on are attributed.
   package func activate() {
     censusActiveScopes.wrappingAdd(1, ordering: .sequentiallyConsistent)

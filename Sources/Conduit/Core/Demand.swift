@@ -217,7 +217,10 @@ extension Subscribers {
 
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      rawValue = try container.decode(UInt.self)
+      // A count beyond Int.max cannot be a finite demand: read it as unlimited rather than keep a
+      // value that makes `max` trap on its conversion to Int.
+      let decoded = try container.decode(UInt.self)
+      rawValue = decoded > UInt(Int.max) ? .max : decoded
     }
 
     public func encode(to encoder: any Encoder) throws {

@@ -40,7 +40,12 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
       if state.result == nil && active { state.waiting.append(conduit) }
       return state.result
     }
-    if let result { conduit.fulfil(result) }
+    if let result {
+      conduit.fulfil(result)
+    } else if active && !conduit.isActive {
+      // Cancelled on another thread before it was appended: its own `remove` came too early.
+      remove(conduit)
+    }
   }
 
   private func fulfil(_ result: Result<Output, Failure>) {
@@ -83,6 +88,8 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   private enum State {
     case waiting(Downstream, Future<Output, Failure>, demanded: Bool)
     case holding(Downstream, Future<Output, Failure>, Output)
+    /// The value is out; the completion follows unless the subscriber cancels meanwhile.
+    case delivering
     case terminal
   }
 
@@ -105,7 +112,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
       switch result {
       case .success(let value):
         if demanded {
-          state = .terminal
+          state = .delivering
           return .deliver(downstream, value)
         }
         state = .holding(downstream, future, value)
@@ -118,8 +125,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
     switch action {
     case .none: break
     case .deliver(let downstream, let value):
-      _ = downstream.receive(value)
-      downstream.receive(completion: .finished)
+      deliver(value, to: downstream)
     case .fail(let downstream, let error):
       downstream.receive(completion: .failure(error))
     }
@@ -140,15 +146,25 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
         state = .waiting(downstream, future, demanded: true)
         return nil
       case .holding(let downstream, _, let value):
-        state = .terminal
+        state = .delivering
         return (downstream, value)
-      case .terminal:
+      case .delivering, .terminal:
         return nil
       }
     }
     guard let (downstream, value) = ready else { return }
+    deliver(value, to: downstream)
+  }
+
+  /// Sends the value, then `.finished` unless the subscriber cancelled from inside `receive`.
+  private func deliver(_ value: Output, to downstream: Downstream) {
     _ = downstream.receive(value)
-    downstream.receive(completion: .finished)
+    let stillSubscribed = state.withLock { state -> Bool in
+      guard case .delivering = state else { return false }
+      state = .terminal
+      return true
+    }
+    if stillSubscribed { downstream.receive(completion: .finished) }
   }
 
   func cancel() {
@@ -156,7 +172,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
       defer { state = .terminal }
       switch state {
       case .waiting(_, let future, _), .holding(_, let future, _): return future
-      case .terminal: return nil
+      case .delivering, .terminal: return nil
       }
     }
     future?.remove(self)

@@ -8,6 +8,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
 {
   private enum State {
     case pending(Downstream, Downstream.Input)
+    /// The value is out; the completion follows unless the subscriber cancels meanwhile.
+    case delivering(Downstream)
     case terminal
   }
 
@@ -29,12 +31,17 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     demand.assertPositive()
     let taken: (Downstream, Downstream.Input)? = state.withLock { state in
       guard case .pending(let downstream, let value) = state else { return nil }
-      state = .terminal
+      state = .delivering(downstream)
       return (downstream, value)
     }
     guard let (downstream, value) = taken else { return }
     _ = downstream.receive(value)
-    downstream.receive(completion: .finished)
+    let stillSubscribed = state.withLock { state -> Bool in
+      guard case .delivering = state else { return false }
+      state = .terminal
+      return true
+    }
+    if stillSubscribed { downstream.receive(completion: .finished) }
   }
 
   func cancel() {

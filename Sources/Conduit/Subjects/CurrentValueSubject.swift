@@ -1,7 +1,8 @@
 /// A subject that wraps a single value and publishes a new element whenever the value changes.
 ///
-/// A new subscriber receives the current value with its first demand, then every later value.
-/// After a completion, `send` does nothing; assigning ``value`` still changes it but sends
+/// A new subscriber receives the current value with its first demand, then every later value
+/// sent while it has demand. A value sent while it has none is dropped, but, as in Combine, the
+/// subscriber then receives the current value with its next demand. After a completion, `send` does nothing; assigning ``value`` still changes it but sends
 /// nothing.
 ///
 /// ```swift

@@ -66,9 +66,13 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   // Set once by completion or cancellation; after it, offers are dropped.
   @usableFromInline
   let terminated = Atomic<Bool>(false)
-  // A current-value subject's subscriber gets the value with its first demand.
+  // A current-value subject's subscriber gets the value with its first demand, and again with
+  // the next demand after it missed a value for want of demand, as in Combine.
   @usableFromInline
   let awaitingCurrentValue: Atomic<Bool>
+  // Immutable: whether the subject is a current-value subject.
+  @usableFromInline
+  let tracksCurrentValue: Bool
   // Owned by the thread that holds `ownership`; released when the subscription ends.
   // Exclusive access is guaranteed by `ownership`, so the runtime check is skipped.
   @usableFromInline @exclusivity(unchecked)
@@ -86,9 +90,12 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
   @inlinable
   init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
-    census = CensusToken(SubjectSubscription.self, inheritingFrom: downstream)
+    census = CensusToken(
+      SubjectSubscription.self,
+      inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
     backlog = Locked(Backlog(core: core))
-    awaitingCurrentValue = Atomic(core.isCurrentValueSubject)
+    tracksCurrentValue = core.isCurrentValueSubject
+    awaitingCurrentValue = Atomic(tracksCurrentValue)
     self.downstream = downstream
     handle = { conduit, request in
       switch request {
@@ -105,7 +112,14 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
   @inlinable
   func offerValue(_ value: Output) {
-    guard !terminated.load(ordering: .relaxed), takeDemand() else { return }
+    guard !terminated.load(ordering: .relaxed) else { return }
+    guard takeDemand() else {
+      if tracksCurrentValue { missedCurrentValue() }
+      return
+    }
+    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .relaxed) {
+      awaitingCurrentValue.store(false, ordering: .relaxed)
+    }
     if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       deliver(value)
       endDelivery()
@@ -157,6 +171,19 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     addDemand(demand)
+    offerCurrentValueIfAwaited()
+  }
+
+  /// Marks that the subscriber should get the current value with its next demand.
+  @inlinable
+  func missedCurrentValue() {
+    awaitingCurrentValue.store(true, ordering: .releasing)
+    // A request that added demand just before the flag was set did not see it.
+    if demand.load(ordering: .acquiring) > 0 { offerCurrentValueIfAwaited() }
+  }
+
+  @inlinable
+  func offerCurrentValueIfAwaited() {
     if awaitingCurrentValue.load(ordering: .relaxed),
       awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing),
       let value = backlog.withLock({ $0.core })?.valueForNewSubscriber()

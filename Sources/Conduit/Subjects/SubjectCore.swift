@@ -6,7 +6,7 @@ import Synchronization
 /// Its sending path is `@inlinable` so that it is specialized for the subject's element type in
 /// the caller's module; generic code that is not specialized costs ten times more per value.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
+final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   @usableFromInline
   struct State {
     @usableFromInline
@@ -28,10 +28,15 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<State>
+  // Immutable: the leak check running where the subject was created, if any. A subscriber that
+  // joins later from a thread with no check of its own (a Dispatch queue) is attributed to it.
+  @usableFromInline
+  let censusScope: CensusScope?
 
   @inlinable
   init(value: Output?) {
     state = Locked(State(value: value))
+    censusScope = CensusScope.currentIfActive
   }
 
   @inlinable
@@ -42,6 +47,12 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return state.conduits
     }
     guard let snapshot else { return }
+    SubjectCore.offer(value, to: snapshot)
+  }
+
+  /// Offers `value` to each conduit of a snapshot taken under the lock.
+  @inlinable @inline(__always)
+  static func offer(_ value: Output, to snapshot: ContiguousArray<SubjectConduit<Output, Failure>>) {
     for conduit in snapshot {
       conduit.offer(conduit, value)
     }
@@ -55,9 +66,7 @@ final class SubjectCore<Output, Failure: Error>: @unchecked Sendable {
       return state.completion == nil ? state.conduits : nil
     }
     guard let snapshot else { return }
-    for conduit in snapshot {
-      conduit.offer(conduit, value)
-    }
+    SubjectCore.offer(value, to: snapshot)
   }
 
   @inlinable

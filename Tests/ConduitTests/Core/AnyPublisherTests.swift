@@ -1,0 +1,97 @@
+import ConduitTesting
+import Testing
+
+@testable import Conduit
+
+private enum AnyPublisherTestError: Error, Equatable {
+  case failed
+}
+
+@Suite(.leakChecked)
+struct AnyPublisherTests {
+  @Test func forwardsValuesAndCompletion() {
+    let erased = [1, 2, 3].publisher.eraseToAnyPublisher()
+    let subscriber = TestSubscriber<Int, Never>()
+    erased.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.subscriptionCount == 1)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func forwardsFailure() {
+    let erased = Fail<Int, AnyPublisherTestError>(error: .failed).eraseToAnyPublisher()
+    let subscriber = TestSubscriber<Int, AnyPublisherTestError>(initialDemand: .none)
+    erased.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed))])
+  }
+
+  @Test func forwardsDemand() {
+    let erased = AnyPublisher([1, 2, 3].publisher)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    erased.subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func forwardsCancellation() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.eraseToAnyPublisher().subscribe(subscriber)
+    subject.send(1)
+    subscriber.cancel()
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func forwardsEachSubscriberSeparately() {
+    let erased = Deferred { [10, 20].publisher }.eraseToAnyPublisher()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    erased.subscribe(first)
+    erased.subscribe(second)
+    #expect(first.values == [10, 20])
+    #expect(second.values == [10])
+    second.cancel()
+  }
+
+  @Test func erasingTwiceDoesNotNest() {
+    let once = Just(1).eraseToAnyPublisher()
+    let twice = once.eraseToAnyPublisher()
+    let thrice = AnyPublisher(twice)
+    #expect(twice.box === once.box)
+    #expect(thrice.box === once.box)
+    #expect(once.box is AnyPublisherBox<Just<Int>>)
+  }
+
+  @Test func erasedTwiceStillDelivers() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Just(5).eraseToAnyPublisher().eraseToAnyPublisher().subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(5), .completion(.finished)])
+  }
+
+  @Test func describesItself() {
+    #expect(Just(1).eraseToAnyPublisher().description == "AnyPublisher")
+  }
+
+  @Test func releasesTheSubscriberWhenDone() {
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
+    let subject = PassthroughSubject<Int, Never>()
+    do {
+      let subscriber = TestSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      subject.eraseToAnyPublisher().subscribe(subscriber)
+    }
+    #expect(weakSubscriber != nil)
+    subject.send(completion: .finished)
+    #expect(weakSubscriber == nil)
+  }
+}

@@ -1,0 +1,62 @@
+import ConduitTesting
+import Testing
+
+@testable import Conduit
+
+private enum CompletionTestError: Error, Hashable {
+  case first
+  case second
+}
+
+private struct WrappedError: Error, Equatable {
+  let code: Int
+}
+
+private typealias Completion = Subscribers.Completion<CompletionTestError>
+
+@Suite(.leakChecked)
+struct CompletionTests {
+  @Test func finishedEqualsFinished() {
+    #expect(Completion.finished == .finished)
+  }
+
+  @Test func failuresCompareTheirErrors() {
+    #expect(Completion.failure(.first) == .failure(.first))
+    #expect(Completion.failure(.first) != .failure(.second))
+  }
+
+  @Test func finishedDiffersFromFailure() {
+    #expect(Completion.finished != .failure(.first))
+    #expect(Completion.failure(.second) != .finished)
+  }
+
+  @Test func equalCompletionsHashAlike() {
+    let set: Set<Completion> = [.finished, .finished, .failure(.first), .failure(.first), .failure(.second)]
+    #expect(set.count == 3)
+    #expect(set.contains(.failure(.second)))
+    #expect(Completion.failure(.first).hashValue == Completion.failure(.first).hashValue)
+    #expect(Completion.finished.hashValue == Completion.finished.hashValue)
+  }
+
+  @Test func neverFailingCompletionIsEquatable() {
+    let finished = Subscribers.Completion<Never>.finished
+    #expect(finished == .finished)
+    #expect(Set([finished, .finished]).count == 1)
+  }
+
+  @Test func patternMatchingExtractsTheError() {
+    let completion = Completion.failure(.second)
+    guard case .failure(let error) = completion else {
+      Issue.record("expected a failure")
+      return
+    }
+    #expect(error == .second)
+  }
+
+  @Test func mapFailureTransformsOnlyFailures() {
+    let failure = Completion.failure(.second).mapFailure { error in WrappedError(code: error == .first ? 1 : 2) }
+    #expect(failure == .failure(WrappedError(code: 2)))
+    let finished = Completion.finished.mapFailure { _ in WrappedError(code: 0) }
+    #expect(finished == .finished)
+  }
+}

@@ -1,0 +1,124 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private final class Probe {}
+
+@Suite(.leakChecked)
+struct JustTests {
+  @Test func deliversTheValueThenFinishes() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Just(42).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func waitsForDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Just(1).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func deliversOnceWhateverTheDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Just(1).subscribe(subscriber)
+    subscriber.request(.max(3))
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func everySubscriberGetsTheValue() {
+    let just = Just("hello")
+    let first = TestSubscriber<String, Never>()
+    let second = TestSubscriber<String, Never>()
+    just.subscribe(first)
+    just.subscribe(second)
+    #expect(first.values == ["hello"])
+    #expect(second.values == ["hello"])
+    #expect(second.completion == .finished)
+  }
+
+  @Test func cancelBeforeDemandDeliversNothing() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Just(1).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    subscriber.cancel()
+    subscription?.request(.max(1))
+    #expect(subscriber.events == [.subscription])
+  }
+
+  @Test func sinkReceivesTheValue() {
+    var received: [Int] = []
+    var completion: Subscribers.Completion<Never>?
+    let token = Just(7).sink(receiveCompletion: { completion = $0 }, receiveValue: { received.append($0) })
+    #expect(received == [7])
+    #expect(completion == .finished)
+    token.cancel()
+  }
+
+  @Test func exposesOutputAndEquatable() {
+    #expect(Just(3).output == 3)
+    #expect(Just(3) == Just(3))
+    #expect(Just(3) != Just(4))
+  }
+
+  @Test func finishedSubscriptionReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    var values: [Int] = []
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      Just(1).subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: {
+            _ = probe
+            values.append($0)
+            return .none
+          }))
+    }
+    #expect(weakProbe != nil)
+    subscription?.request(.max(1))
+    #expect(values == [1])
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+
+  @Test func cancelledSubscriptionReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      Just(1).subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: { _ in
+            _ = probe
+            return .none
+          }))
+    }
+    #expect(weakProbe != nil)
+    subscription?.cancel()
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+
+  @Test func sinkReleasesItsClosuresAfterCompletion() {
+    weak var weakProbe: Probe?
+    var token: AnyCancellable?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      token = Just(1).sink { _ in _ = probe }
+    }
+    #expect(token != nil)
+    #expect(weakProbe == nil)
+    token = nil
+  }
+}

@@ -1,0 +1,167 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum RecordTestError: Error, Equatable {
+  case failed
+}
+
+private final class Probe {}
+
+@Suite(.leakChecked)
+struct RecordTests {
+  // MARK: Initializers
+
+  @Test func recordsInteractively() {
+    let record = Record<Int, RecordTestError> { recording in
+      recording.receive(1)
+      recording.receive(2)
+      recording.receive(completion: .failure(.failed))
+    }
+    #expect(record.recording.output == [1, 2])
+    #expect(record.recording.completion == .failure(.failed))
+  }
+
+  @Test func interactiveRecordingWithoutCompletionFinishes() {
+    let record = Record<Int, Never> { recording in
+      recording.receive(1)
+    }
+    #expect(record.recording.completion == .finished)
+    let subscriber = TestSubscriber<Int, Never>()
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func initFromARecording() {
+    var recording = Record<String, RecordTestError>.Recording()
+    #expect(recording.output.isEmpty)
+    #expect(recording.completion == .finished)
+    recording.receive("a")
+    recording.receive(completion: .failure(.failed))
+    let record = Record(recording: recording)
+    let subscriber = TestSubscriber<String, RecordTestError>()
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value("a"), .completion(.failure(.failed))])
+  }
+
+  @Test func initFromOutputAndCompletion() {
+    let record = Record<Int, RecordTestError>(output: [3, 4], completion: .finished)
+    #expect(record.recording.output == [3, 4])
+    #expect(record.recording.completion == .finished)
+    let subscriber = TestSubscriber<Int, RecordTestError>()
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(3), .value(4), .completion(.finished)])
+  }
+
+  @Test func completeRecordingDefaultsToFinished() {
+    let recording = Record<Int, RecordTestError>.Recording(output: [1])
+    #expect(recording.completion == .finished)
+    #expect(recording.output == [1])
+  }
+
+  // MARK: Playback
+
+  @Test func playsBackOnDemand() {
+    let record = Record<Int, Never>(output: [1, 2, 3], completion: .finished)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    record.subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func failsRightAfterTheLastValue() {
+    let record = Record<Int, RecordTestError>(output: [1, 2], completion: .failure(.failed))
+    let subscriber = TestSubscriber<Int, RecordTestError>(initialDemand: .max(2))
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(.failed))])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func failsWithoutDemandWhenNothingWasRecorded() {
+    let record = Record<Int, RecordTestError>(output: [], completion: .failure(.failed))
+    let subscriber = TestSubscriber<Int, RecordTestError>(initialDemand: .none)
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed))])
+  }
+
+  @Test func failureWaitsUntilTheValuesWereDemanded() {
+    let record = Record<Int, RecordTestError>(output: [1, 2], completion: .failure(.failed))
+    let subscriber = TestSubscriber<Int, RecordTestError>(initialDemand: .max(1))
+    record.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(.failed))])
+  }
+
+  @Test func everySubscriberGetsTheWholePlayback() {
+    let record = Record<Int, Never>(output: [1, 2], completion: .finished)
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    record.subscribe(first)
+    record.subscribe(second)
+    #expect(first.values == [1, 2])
+    #expect(second.values == [1, 2])
+    #expect(second.completion == .finished)
+  }
+
+  @Test func cancelStopsPlayback() {
+    let record = Record<Int, RecordTestError>(output: [1, 2, 3], completion: .failure(.failed))
+    let subscriber = TestSubscriber<Int, RecordTestError>(initialDemand: .max(1))
+    record.subscribe(subscriber)
+    subscriber.cancel()
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  // MARK: References
+
+  @Test func failedPlaybackReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    var completion: Subscribers.Completion<RecordTestError>?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      Record<Int, RecordTestError>(output: [1], completion: .failure(.failed)).subscribe(
+        AnySubscriber(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: { _ in
+            _ = probe
+            return .none
+          },
+          receiveCompletion: { completion = $0 }))
+    }
+    #expect(weakProbe != nil)
+    subscription?.request(.max(1))
+    #expect(completion == .failure(.failed))
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+
+  @Test func cancelledPlaybackReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(
+        AnySubscriber(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: { _ in
+            _ = probe
+            return .none
+          }))
+    }
+    #expect(weakProbe != nil)
+    subscription?.cancel()
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+}

@@ -1,0 +1,309 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum SequenceTestError: Error, Equatable {
+  case failed
+}
+
+private final class Probe {}
+
+/// Counts values without recording them, asking for one more from each: the shape that would
+/// recurse once per element if delivery were not trampolined.
+private final class CountingSubscriber: Subscriber {
+  private(set) var count = 0
+  private(set) var completion: Subscribers.Completion<Never>?
+
+  func receive(subscription: any Subscription) {
+    subscription.request(.max(1))
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    count += 1
+    return .max(1)
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    self.completion = completion
+  }
+}
+
+/// Requests the next value from inside `receive(_:)` instead of returning demand.
+private final class ReentrantCountingSubscriber: Subscriber {
+  private var subscription: (any Subscription)?
+  private(set) var count = 0
+  private(set) var completion: Subscribers.Completion<Never>?
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    subscription.request(.max(1))
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    count += 1
+    subscription?.request(.max(1))
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    self.completion = completion
+    subscription = nil
+  }
+}
+
+@Suite(.leakChecked)
+struct SequenceTests {
+  // MARK: Values and completion
+
+  @Test func deliversEveryValueThenFinishes() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func worksWithAnySequence() {
+    let subscriber = TestSubscriber<Int, Never>()
+    (1...5).publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    let strings = TestSubscriber<Character, Never>()
+    "abc".publisher.subscribe(strings)
+    #expect(strings.values == ["a", "b", "c"])
+    #expect(strings.completion == .finished)
+  }
+
+  @Test func finishesRightAfterTheLastValueWithoutMoreDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    [1, 2, 3].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func emptySequenceCompletesImmediately() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    [Int]().publisher.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func typedFailureSequenceFinishes() {
+    let publisher = Publishers.Sequence<[Int], SequenceTestError>(sequence: [1, 2])
+    #expect(publisher.sequence == [1, 2])
+    let subscriber = TestSubscriber<Int, SequenceTestError>()
+    publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func equatableBySequence() {
+    #expect([1, 2].publisher == [1, 2].publisher)
+    #expect([1, 2].publisher != [2, 1].publisher)
+  }
+
+  @Test func everySubscriberGetsEveryValue() {
+    let publisher = [1, 2].publisher
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    publisher.subscribe(first)
+    publisher.subscribe(second)
+    #expect(first.values == [1, 2])
+    #expect(second.values == [1, 2])
+  }
+
+  // MARK: Demand
+
+  @Test func nothingWithoutDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    [1, 2].publisher.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+    subscriber.cancel()
+  }
+
+  @Test func oneAtATimeOnRequest() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    [1, 2, 3, 4].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3, 4])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func requestsAddUp() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    (1...10).publisher.subscribe(subscriber)
+    subscriber.request(.max(2))
+    subscriber.request(.max(3))
+    #expect(subscriber.values == Array(1...6))
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == Array(1...10))
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func demandReturnedFromEachValueKeepsItFlowing() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (1...5).publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func requestFromInsideReceiveIsHonouredInOrder() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subscriber.onValue { [weak subscriber] _ in subscriber?.request(.max(1)) }
+    (1...5).publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func millionElementsOneAtATimeDoNotOverflowTheStack() {
+    let subscriber = CountingSubscriber()
+    (0..<1_000_000).publisher.subscribe(subscriber)
+    #expect(subscriber.count == 1_000_000)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func millionReentrantRequestsDoNotOverflowTheStack() {
+    let subscriber = ReentrantCountingSubscriber()
+    (0..<1_000_000).publisher.subscribe(subscriber)
+    #expect(subscriber.count == 1_000_000)
+    #expect(subscriber.completion == .finished)
+  }
+
+  // MARK: Cancellation
+
+  @Test func cancelBetweenRequestsStopsValues() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    (1...5).publisher.subscribe(subscriber)
+    let subscription = subscriber.subscription
+    subscriber.cancel()
+    subscription?.request(.max(3))
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func cancelFromInsideReceiveStopsValues() {
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { [weak subscriber] value in
+      if value == 2 { subscriber?.cancel() }
+    }
+    (1...5).publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelOnTheLastValueSendsNoCompletion() {
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { [weak subscriber] value in
+      if value == 3 { subscriber?.cancel() }
+    }
+    [1, 2, 3].publisher.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func cancelIsIdempotent() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    [1, 2].publisher.subscribe(subscriber)
+    let subscription = subscriber.subscription
+    subscription?.cancel()
+    subscription?.cancel()
+    subscriber.cancel()
+    #expect(subscriber.values == [1])
+  }
+
+  // MARK: References
+
+  @Test func finishedSubscriptionReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    var values: [Int] = []
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      [1, 2].publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: {
+            _ = probe
+            values.append($0)
+            return .none
+          }))
+    }
+    #expect(weakProbe != nil)
+    subscription?.request(.max(2))
+    #expect(values == [1, 2])
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+
+  @Test func cancelMidwayReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    var values: [Int] = []
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      (1...5).publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: { subscription = $0 },
+          receiveValue: {
+            _ = probe
+            values.append($0)
+            return .none
+          }))
+    }
+    subscription?.request(.max(2))
+    #expect(weakProbe != nil)
+    subscription?.cancel()
+    #expect(weakProbe == nil)
+    subscription?.request(.max(2))
+    #expect(values == [1, 2])
+    subscription = nil
+  }
+
+  @Test func cancelFromInsideReceiveReleasesTheSubscriber() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      (1...5).publisher.subscribe(
+        AnySubscriber<Int, Never>(
+          receiveSubscription: {
+            subscription = $0
+            $0.request(.unlimited)
+          },
+          receiveValue: { value in
+            _ = probe
+            if value == 2 { subscription?.cancel() }
+            return .none
+          }))
+    }
+    #expect(subscription != nil)
+    #expect(weakProbe == nil)
+    subscription = nil
+  }
+
+  @Test func sinkReleasesItsClosuresAfterCompletion() {
+    weak var weakProbe: Probe?
+    var token: AnyCancellable?
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      token = [1, 2].publisher.sink { _ in _ = probe }
+    }
+    #expect(token != nil)
+    #expect(weakProbe == nil)
+    token = nil
+  }
+}
