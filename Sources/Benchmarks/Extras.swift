@@ -10,7 +10,7 @@ enum Extras {
     defer { fclose(file) }
     var size = 0
     var resident = 0
-    guard fscanf_pair(file, &size, &resident) else { return 0 }
+    guard readTwoNumbers(file, &size, &resident) else { return 0 }
     return resident * Int(sysconf(Int32(_SC_PAGESIZE)))
   }
 
@@ -65,7 +65,7 @@ func format1(_ value: Double) -> String {
 }
 
 /// Reads the first two numbers of `/proc/self/statm`.
-private func fscanf_pair(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second: inout Int) -> Bool {
+private func readTwoNumbers(_ file: UnsafeMutablePointer<FILE>, _ first: inout Int, _ second: inout Int) -> Bool {
   var buffer = [CChar](repeating: 0, count: 256)
   guard fgets(&buffer, Int32(buffer.count), file) != nil else { return false }
   let fields = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
