@@ -17,6 +17,11 @@ let pages: [Page] = [
   .cancellation,
   .futureVersusDeferred,
   .leaks,
+  .transformAndFilter,
+  .combining,
+  .flattening,
+  .errors,
+  .coldVersusHot,
 ]
 
 func printList() {

@@ -22,6 +22,7 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
     /// The line where the object was tracked; `nil` for framework objects.
     public let line: Int?
 
+    /// A textual representation of this instance.
     public var description: String {
       if let fileID, let line { return "\(typeName) (tracked at \(fileID):\(line))" }
       return typeName
@@ -39,6 +40,7 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
     self.growth = growth
   }
 
+  /// A textual representation of this instance.
   public var description: String {
     var lines: [String] = []
     if let growth {

@@ -21,6 +21,8 @@
     /// Applies to every test of a suite.
     public var isRecursive: Bool { true }
 
+    /// Runs one test case inside a leak check and records a failed check as an issue; suites
+    /// pass through unchanged.
     public func provideScope(
       for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
     ) async throws {

@@ -106,6 +106,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     subscription?.cancel()
   }
 
+  /// Receives the subscription from the upstream publisher.
   public func receive(subscription: any Subscription) {
     let demand = withState { state -> Subscribers.Demand in
       state.subscriptionCount += 1
@@ -121,6 +122,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     if demand > 0 { subscription.request(demand) }
   }
 
+  /// Receives a value from the upstream publisher and returns the additional demand.
   public func receive(_ input: Input) -> Subscribers.Demand {
     let action = withState { state -> ((Input) -> Void)? in
       if state.callsRunning > 0 { state.violations.append("receive(_:) entered while another call was running") }
@@ -141,6 +143,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     return demandPerValue
   }
 
+  /// Receives the completion from the upstream publisher.
   public func receive(completion: Subscribers.Completion<Failure>) {
     withState { state in
       if state.callsRunning > 0 {

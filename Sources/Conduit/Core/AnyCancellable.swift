@@ -57,10 +57,12 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
     set.insert(self)
   }
 
+  /// Returns whether the two values are equal.
   public static func == (lhs: AnyCancellable, rhs: AnyCancellable) -> Bool {
     lhs === rhs
   }
 
+  /// Hashes the essential components of this value.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }

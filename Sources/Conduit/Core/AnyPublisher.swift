@@ -22,8 +22,10 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
     }
   }
 
+  /// A textual representation of this instance.
   public var description: String { "AnyPublisher" }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     box.receive(subscriber: subscriber)

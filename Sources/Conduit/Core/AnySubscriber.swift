@@ -70,20 +70,24 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     descriptionThunk = nil
   }
 
+  /// A textual representation of this instance.
   public var description: String {
     descriptionThunk?() ?? "Anonymous AnySubscriber"
   }
 
+  /// Receives the subscription from the upstream publisher.
   @inlinable
   public func receive(subscription: any Subscription) {
     receiveSubscriptionThunk?(subscription)
   }
 
+  /// Receives a value from the upstream publisher and returns the additional demand.
   @inlinable
   public func receive(_ value: Input) -> Subscribers.Demand {
     receiveValueThunk?(value) ?? .none
   }
 
+  /// Receives the completion from the upstream publisher.
   @inlinable
   public func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletionThunk?(completion)

@@ -21,6 +21,7 @@ public struct CombineIdentifier: Hashable, CustomStringConvertible, Sendable {
     rawValue = UInt64(UInt(bitPattern: ObjectIdentifier(obj))) & ~(1 << 63)
   }
 
+  /// A textual representation of this instance.
   public var description: String {
     "0x" + String(rawValue, radix: 16)
   }

@@ -49,6 +49,7 @@ extension Subscribers {
       rawValue == .max ? nil : Int(rawValue)
     }
 
+    /// A textual representation of this instance.
     public var description: String {
       rawValue == .max ? "unlimited" : "max(\(rawValue))"
     }
@@ -215,6 +216,7 @@ extension Subscribers {
 
     // MARK: Codable
 
+    /// Creates a new instance by decoding from the given decoder.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
       // A count beyond Int.max cannot be a finite demand: read it as unlimited rather than keep a
@@ -223,6 +225,7 @@ extension Subscribers {
       rawValue = decoded > UInt(Int.max) ? .max : decoded
     }
 
+    /// Encodes this value into the given encoder.
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
       try container.encode(rawValue)

@@ -103,3 +103,19 @@ extension Publisher {
     Publishers.Map(upstream: self, transform: transform)
   }
 }
+
+extension Publisher {
+  /// Replaces `nil` elements in the stream with the provided element.
+  ///
+  /// As in Combine, this is a `map` (`Publishers.Map`) that unwraps each optional element.
+  ///
+  /// ```swift
+  /// let cancellable = [1, nil, 3].publisher.eraseToAnyPublisher()
+  ///     .replaceNil(with: 0)
+  ///     .sink { print($0) }   // 1, 0, 3
+  /// ```
+  @inlinable
+  public func replaceNil<T>(with output: T) -> Publishers.Map<Self, T> where Output == T? {
+    Publishers.Map(upstream: self) { $0 ?? output }
+  }
+}

@@ -8,7 +8,9 @@
 /// let fresh = Deferred { Just(Date.now) }
 /// ```
 public struct Deferred<DeferredPublisher: Publisher>: Publisher {
+  /// The kind of values published by this publisher.
   public typealias Output = DeferredPublisher.Output
+  /// The kind of errors this publisher might publish.
   public typealias Failure = DeferredPublisher.Failure
 
   /// The closure to execute when this deferred publisher receives a subscription.
@@ -19,6 +21,7 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
     self.createPublisher = createPublisher
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     createPublisher().receive(subscriber: subscriber)
   }

@@ -22,6 +22,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
     self.completeImmediately = completeImmediately
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately {

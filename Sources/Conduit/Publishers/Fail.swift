@@ -19,6 +19,7 @@ public struct Fail<Output, Failure: Error>: Publisher {
     self.error = failure
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .failure(error))

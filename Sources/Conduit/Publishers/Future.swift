@@ -31,6 +31,7 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     attemptToFulfill { [self] result in fulfil(result) }
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     let conduit = FutureConduit(future: self, downstream: subscriber)
     // The subscription goes out before the conduit can be fulfilled from another thread.

@@ -4,6 +4,7 @@
 /// let cancellable = Just(42).sink { print($0) }   // prints 42
 /// ```
 public struct Just<Output>: Publisher {
+  /// The kind of errors this publisher might publish.
   public typealias Failure = Never
 
   /// The one element that the publisher emits.
@@ -14,6 +15,7 @@ public struct Just<Output>: Publisher {
     self.output = output
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(
       subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))

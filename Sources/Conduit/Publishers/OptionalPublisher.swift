@@ -6,7 +6,9 @@ extension Optional {
   /// let cancellable = Optional(3).publisher.sink { print($0) }   // prints 3
   /// ```
   public struct Publisher: Conduit.Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Wrapped
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The result to deliver to each subscriber.
@@ -18,6 +20,7 @@ extension Optional {
       self.output = output
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
       if let output {
         subscriber.receive(

@@ -30,6 +30,7 @@ public struct Record<Output, Failure: Error>: Publisher {
     self.recording = Recording(output: output, completion: completion)
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     SequenceSubscription.start(
@@ -44,6 +45,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   /// recording.receive(completion: .finished)
   /// ```
   public struct Recording {
+    /// The kind of values this subscriber receives.
     public typealias Input = Output
 
     /// The output which will be sent to a subscriber.

@@ -7,6 +7,7 @@ extension Result {
   ///     receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
   public struct Publisher: Conduit.Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Success
 
     /// The result to deliver to each subscriber.
@@ -28,6 +29,7 @@ extension Result {
       self.result = .failure(failure)
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
       switch result {
       case .success(let output):

@@ -8,6 +8,7 @@ extension Publishers {
   /// let cancellable = [1, 2, 3].publisher.sink { print($0) }
   /// ```
   public struct Sequence<Elements: Swift.Sequence, Failure: Error>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Elements.Element
 
     /// The sequence of elements to publish.
@@ -18,6 +19,7 @@ extension Publishers {
       self.sequence = sequence
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Elements.Element, S.Failure == Failure {

@@ -9,7 +9,9 @@ extension Publishers {
   /// let cancellable = timer.sink { print($0) }   // connects here
   /// ```
   public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     private struct State {
@@ -28,6 +30,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let needsConnection = state.withLock { state -> Bool in
         state.subscribers += 1

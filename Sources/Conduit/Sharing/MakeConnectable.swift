@@ -10,7 +10,9 @@ extension Publishers {
   /// let connection = connectable.connect()   // a 1, b 1, a 2, b 2
   /// ```
   public struct MakeConnectable<Upstream: Publisher>: ConnectablePublisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     private let inner: Multicast<Upstream, PassthroughSubject<Output, Failure>>
@@ -20,6 +22,7 @@ extension Publishers {
       inner = upstream.multicast(subject: PassthroughSubject())
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       inner.receive(subscriber: subscriber)
     }

@@ -15,7 +15,9 @@ extension Publishers {
   public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
     @unchecked Sendable
   where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher that this publisher receives elements from.
@@ -45,6 +47,7 @@ extension Publishers {
       }.value
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       subject.receive(subscriber: subscriber)
     }

@@ -12,7 +12,9 @@ extension Publishers {
   /// let b = shared.sink(receiveCompletion: { _ in }, receiveValue: { print("b", $0) })
   /// ```
   public final class Share<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -26,10 +28,12 @@ extension Publishers {
       inner = upstream.multicast(subject: PassthroughSubject()).autoconnect()
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       inner.receive(subscriber: subscriber)
     }
 
+    /// Returns whether the two values are equal.
     public static func == (lhs: Share, rhs: Share) -> Bool {
       lhs === rhs
     }

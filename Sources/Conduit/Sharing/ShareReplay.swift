@@ -17,7 +17,9 @@ extension Publishers {
   /// let b = settings.sink { print("b", $0) }   // gets the latest settings at once
   /// ```
   public final class ShareReplay<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -40,10 +42,12 @@ extension Publishers {
       inner = upstream.multicast(subject: ReplaySubject(bufferSize: bufferSize)).autoconnect()
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       inner.receive(subscriber: subscriber)
     }
 
+    /// Returns whether the two values are equal.
     public static func == (lhs: ShareReplay, rhs: ShareReplay) -> Bool {
       lhs === rhs
     }

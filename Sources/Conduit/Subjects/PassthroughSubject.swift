@@ -23,20 +23,24 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.cancelUpstreams()
   }
 
+  /// Sends a value to the subscribers.
   @inlinable
   public func send(_ input: Output) {
     core.send(input)
   }
 
+  /// Sends a completion signal to the subscribers.
   @inlinable
   public func send(completion: Subscribers.Completion<Failure>) {
     core.send(completion: completion)
   }
 
+  /// Receives an upstream subscription and requests unlimited demand from it.
   public func send(subscription: any Subscription) {
     core.send(subscription: subscription)
   }
 
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.receive(subscriber: subscriber)

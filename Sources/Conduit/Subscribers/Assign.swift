@@ -11,6 +11,7 @@ extension Subscribers {
   /// let cancellable = [1, 2].publisher.assign(to: \.count, on: model)
   /// ```
   public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CensusScoped {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     private enum Status {
@@ -40,6 +41,7 @@ extension Subscribers {
     @usableFromInline
     package var censusScope: CensusScope? { census.scope }
 
+    /// A textual representation of this instance.
     public var description: String { "Assign \(Root.self)." }
 
     /// Creates a subscriber to assign the value of a property indicated by a key path.
@@ -49,6 +51,7 @@ extension Subscribers {
       self.keyPath = keyPath
     }
 
+    /// Receives the subscription from the upstream publisher.
     public func receive(subscription: any Subscription) {
       let accepted = status.withLock { status -> Bool in
         guard case .awaitingSubscription(let object) = status else { return false }
@@ -62,11 +65,13 @@ extension Subscribers {
       }
     }
 
+    /// Receives a value from the upstream publisher and returns the additional demand.
     public func receive(_ value: Input) -> Subscribers.Demand {
       object?[keyPath: keyPath] = value
       return .none
     }
 
+    /// Receives the completion from the upstream publisher.
     public func receive(completion: Subscribers.Completion<Never>) {
       status.withLock { $0 = .terminal }
     }

@@ -44,6 +44,7 @@ extension Subscribers {
     @usableFromInline
     package var censusScope: CensusScope? { census.scope }
 
+    /// A textual representation of this instance.
     public var description: String { "Sink" }
 
     /// Initializes a sink with the provided closures.
@@ -57,6 +58,7 @@ extension Subscribers {
       valueHandler = receiveValue
     }
 
+    /// Receives the subscription from the upstream publisher.
     @inlinable
     public func receive(subscription: any Subscription) {
       let accepted = status.withLock { status -> Bool in
@@ -71,12 +73,14 @@ extension Subscribers {
       }
     }
 
+    /// Receives a value from the upstream publisher and returns the additional demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
       valueHandler(value)
       return .none
     }
 
+    /// Receives the completion from the upstream publisher.
     public func receive(completion: Subscribers.Completion<Failure>) {
       let wasActive = status.withLock { status -> Bool in
         defer { status = .terminal }
