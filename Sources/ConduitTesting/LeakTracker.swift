@@ -25,7 +25,7 @@ public final class LeakTracker: Sendable {
 
   /// The framework objects attributed to this check.
   let scope = CensusScope()
-  private let tracked = Mutex<[Tracked]>([])
+  private let tracked = Locked<[Tracked]>([])
 
   init() {}
 

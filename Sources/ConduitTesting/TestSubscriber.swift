@@ -38,8 +38,8 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var onValue: ((Input) -> Void)?
   }
 
-  // Guarded by its own lock (a Mutex over a non-Sendable state, which only this class touches).
-  private let state: Mutex<UncheckedBox<State>>
+  // Guarded by its own lock.
+  private let state: Locked<State>
   private let initialDemand: Subscribers.Demand
   private let demandPerValue: Subscribers.Demand
 
@@ -48,7 +48,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   public init(initialDemand: Subscribers.Demand = .unlimited, demandPerValue: Subscribers.Demand = .none) {
     self.initialDemand = initialDemand
     self.demandPerValue = demandPerValue
-    state = Mutex(UncheckedBox(State()))
+    state = Locked(State())
   }
 
   /// Runs `action` for each value, inside `receive(_:)`, after recording it: the place to test
@@ -158,16 +158,9 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
   }
 
   private func withState<R>(_ body: (inout State) -> R) -> R {
-    state.withLock { box in
-      UncheckedBox(body(&box.value))
-    }.value
+    state.withLock(body)
   }
+
 }
 
 extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
-
-/// Carries non-Sendable state through `Mutex.withLock`; only `TestSubscriber` touches it.
-struct UncheckedBox<Value>: @unchecked Sendable {
-  var value: Value
-  init(_ value: Value) { self.value = value }
-}

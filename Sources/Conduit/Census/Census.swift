@@ -43,7 +43,7 @@ package final class CensusScope: Sendable {
   @TaskLocal package static var current: CensusScope?
 
   // Guarded by its own lock: serial number -> type of every live member.
-  private let members = Mutex<[UInt64: RecordedType]>([:])
+  private let members = Locked<[UInt64: RecordedType]>([:])
   private let nextSerial = Atomic<UInt64>(1)
 
   package init() {}

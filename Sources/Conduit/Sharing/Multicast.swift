@@ -29,7 +29,7 @@ extension Publishers {
 
     // Guarded by its own lock. The lock is held while `createSubject` runs, the one exception to
     // "never call out while holding a lock": it is what makes the subject exist exactly once.
-    private let lazySubject = Mutex<UncheckedSendable<SubjectType?>>(UncheckedSendable(value: nil))
+    private let lazySubject = Locked<SubjectType?>(nil)
 
     /// Creates a multicast publisher that applies a closure to create a subject that delivers
     /// elements to subscribers.
@@ -40,11 +40,11 @@ extension Publishers {
 
     private var subject: SubjectType {
       lazySubject.withLock { stored in
-        if let subject = stored.value { return UncheckedSendable(value: subject) }
+        if let subject = stored { return subject }
         let subject = createSubject()
-        stored.value = subject
-        return UncheckedSendable(value: subject)
-      }.value
+        stored = subject
+        return subject
+      }
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
