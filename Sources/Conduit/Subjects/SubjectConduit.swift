@@ -229,6 +229,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         downstream = nil
       } else {
         for value in values {
+          // A cancel made while this batch is delivered (from inside `receive`, or from another
+          // thread) stops it at once; a completion is no cancel, and lets the batch finish.
+          if terminated.load(ordering: .relaxed), backlog.withLock({ $0.cancelled }) { break }
           deliver(value)
         }
         if let completion, let downstream {

@@ -1,0 +1,123 @@
+extension Publishers {
+  /// A publisher that raises a fatal error upon receiving any failure, and otherwise
+  /// republishes all received input.
+  ///
+  /// ```swift
+  /// let cancellable = subject
+  ///     .assertNoFailure("settings stream")
+  ///     .sink { print($0) }
+  /// ```
+  public struct AssertNoFailure<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Never
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The string used at the beginning of the fatal error message.
+    public let prefix: String
+
+    /// The filename used in the error message.
+    public let file: StaticString
+
+    /// The line number used in the error message.
+    public let line: UInt
+
+    /// Creates a publisher that stops the process with a fatal error when its upstream fails.
+    @inlinable
+    public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
+      self.upstream = upstream
+      self.prefix = prefix
+      self.file = file
+      self.line = line
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
+    }
+  }
+}
+
+extension Publishers.AssertNoFailure {
+  /// The fatal error message for `failure`: `"<prefix>: <failure>"`, or the failure alone
+  /// when the prefix is empty, as in Combine.
+  @usableFromInline
+  static func failureMessage(prefix: String, failure: Upstream.Failure) -> String {
+    prefix.isEmpty ? "\(failure)" : "\(prefix): \(failure)"
+  }
+
+  /// Forwards the upstream subscription and every value untouched; a failure stops the
+  /// process. No state, no lock, no allocation.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let prefix: String
+    @usableFromInline
+    let file: StaticString
+    @usableFromInline
+    let line: UInt
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+      self.downstream = downstream
+      self.prefix = prefix
+      self.file = file
+      self.line = line
+    }
+
+    @usableFromInline
+    var description: String { "AssertNoFailure" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      switch completion {
+      case .finished:
+        downstream.receive(completion: .finished)
+      case .failure(let failure):
+        fatalError(
+          Publishers.AssertNoFailure<Upstream>.failureMessage(prefix: prefix, failure: failure), file: file, line: line)
+      }
+    }
+  }
+}
+
+extension Publisher {
+  /// Raises a fatal error when its upstream publisher fails, and otherwise republishes all
+  /// received input.
+  ///
+  /// Like `fatalError(_:)`, it stops the process in debug and release builds alike. The message
+  /// starts with `prefix`, and names the failure and the file and line of the call.
+  ///
+  /// ```swift
+  /// let cancellable = CurrentValueSubject<String, any Error>("initial")
+  ///     .assertNoFailure("config")
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func assertNoFailure(
+    _ prefix: String = "", file: StaticString = #file, line: UInt = #line
+  ) -> Publishers.AssertNoFailure<Self> {
+    Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
+  }
+}

@@ -1,0 +1,348 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that handles errors from an upstream publisher by replacing the failed
+  /// publisher with another publisher.
+  ///
+  /// When the upstream fails, the handler's publisher is subscribed to and asked for the demand
+  /// the downstream had left.
+  ///
+  /// ```swift
+  /// let cancellable = api.fetchUser()
+  ///     .catch { _ in Just(User.guest) }
+  ///     .sink { print($0) }
+  /// ```
+  public struct Catch<Upstream: Publisher, NewPublisher: Publisher>: Publisher
+  where Upstream.Output == NewPublisher.Output {
+    public typealias Output = Upstream.Output
+    public typealias Failure = NewPublisher.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// A closure that accepts the upstream failure as input and returns a publisher to replace
+    /// the upstream publisher.
+    public let handler: (Upstream.Failure) -> NewPublisher
+
+    /// Creates a publisher that handles errors from an upstream publisher by replacing the
+    /// failed publisher with another publisher.
+    @inlinable
+    public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
+      self.upstream = upstream
+      self.handler = handler
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let handler = self.handler
+      upstream.subscribe(
+        CatchSubscription<Upstream, NewPublisher, S>(
+          downstream: subscriber,
+          handler: { .success(handler($0)) },
+          replacementFailure: { $0 },
+          description: "Catch"))
+    }
+  }
+}
+
+/// The subscription of `catch` and `tryCatch`: forwards the upstream, and on its failure
+/// subscribes to the handler's publisher with the demand left over.
+///
+/// `handler` returns the replacement publisher, or (for `tryCatch`) the error it threw;
+/// `replacementFailure` turns the replacement's failure into the downstream's.
+///
+/// Calls into the downstream do not overlap without further care: the replacement is subscribed
+/// only after the upstream has failed, and each of them serializes its own calls.
+@usableFromInline
+final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
+  Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+  @usableFromInline
+  typealias Input = Upstream.Output
+  @usableFromInline
+  typealias Failure = Upstream.Failure
+
+  @usableFromInline
+  enum Phase {
+    case awaitingUpstream
+    case upstream(any Subscription)
+    /// The upstream failed; the replacement's subscription has not arrived yet.
+    case awaitingReplacement
+    case replacement(any Subscription)
+    case done
+  }
+
+  @usableFromInline
+  struct State {
+    @usableFromInline
+    var phase = Phase.awaitingUpstream
+    /// What the downstream asked for and has not received yet.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var downstream: Downstream?
+    @usableFromInline
+    var handler: ((Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>)?
+
+    @inlinable
+    init(downstream: Downstream, handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>) {
+      self.downstream = downstream
+      self.handler = handler
+    }
+
+    /// Ends the subscription and lets go of the downstream and the handler.
+    @inlinable
+    mutating func end() -> Downstream? {
+      phase = .done
+      handler = nil
+      defer { downstream = nil }
+      return downstream
+    }
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let replacementFailure: (NewPublisher.Failure) -> Downstream.Failure
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (CatchSubscription, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  let description: String
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(
+    downstream: Downstream,
+    handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
+    replacementFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
+    description: String
+  ) {
+    self.description = description
+    census = CensusToken(CatchSubscription.self, inheritingFrom: downstream)
+    state = Locked(State(downstream: downstream, handler: handler))
+    self.replacementFailure = replacementFailure
+    handle = { subscription, request in
+      switch request {
+      case .demand(let demand): subscription.handleDemand(demand)
+      case .cancel: subscription.handleCancel()
+      }
+    }
+  }
+
+  // MARK: Upstream
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingUpstream = state.phase else { return nil }
+      state.phase = .upstream(subscription)
+      return state.downstream
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    deliver(input, fromReplacement: false)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+    switch completion {
+    case .finished:
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .upstream = state.phase else { return nil }
+        return state.end()
+      }
+      downstream?.receive(completion: .finished)
+    case .failure(let error):
+      let handler = state.withLock { state -> ((Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>)? in
+        guard case .upstream = state.phase else { return nil }
+        state.phase = .awaitingReplacement
+        defer { state.handler = nil }
+        return state.handler
+      }
+      guard let handler else { return }
+      switch handler(error) {
+      case .success(let replacement):
+        replacement.subscribe(Replacement(parent: self))
+      case .failure(let thrown):
+        let downstream = state.withLock { state -> Downstream? in
+          guard case .awaitingReplacement = state.phase else { return nil }
+          return state.end()
+        }
+        downstream?.receive(completion: .failure(thrown))
+      }
+    }
+  }
+
+  // MARK: Replacement
+
+  @inlinable
+  func replacementSubscribed(_ subscription: any Subscription) {
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard case .awaitingReplacement = state.phase else { return nil }
+      state.phase = .replacement(subscription)
+      return state.demand
+    }
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
+    if demand != .none { subscription.request(demand) }
+  }
+
+  @inlinable
+  func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .replacement = state.phase else { return nil }
+      return state.end()
+    }
+    switch completion {
+    case .finished: downstream?.receive(completion: .finished)
+    case .failure(let error): downstream?.receive(completion: .failure(replacementFailure(error)))
+    }
+  }
+
+  @inlinable
+  func deliver(_ input: Input, fromReplacement: Bool) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      switch state.phase {
+      case .upstream where !fromReplacement, .replacement where fromReplacement:
+        if state.demand != .unlimited { state.demand -= 1 }
+        return state.downstream
+      default:
+        return nil
+      }
+    }
+    guard let downstream else { return .none }
+    let more = downstream.receive(input)
+    if more != .none {
+      state.withLock { state in
+        switch state.phase {
+        case .upstream, .replacement: state.demand += more
+        default: break
+        }
+      }
+    }
+    return more
+  }
+
+  // MARK: Downstream
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let current = state.withLock { state -> (any Subscription)? in
+      switch state.phase {
+      case .upstream(let subscription), .replacement(let subscription):
+        state.demand += demand
+        return subscription
+      case .awaitingUpstream, .awaitingReplacement:
+        state.demand += demand
+        return nil
+      case .done:
+        return nil
+      }
+    }
+    current?.request(demand)
+  }
+
+  @inlinable
+  func handleCancel() {
+    let (current, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+      switch state.phase {
+      case .upstream(let subscription), .replacement(let subscription):
+        return (subscription, state.end())
+      case .awaitingUpstream, .awaitingReplacement:
+        return (nil, state.end())
+      case .done:
+        return (nil, nil)
+      }
+    }
+    current?.cancel()
+    // Released outside the lock: the downstream's deinit may run arbitrary code.
+    _ = downstream
+  }
+}
+
+extension CatchSubscription {
+  /// Subscribes to the replacement publisher. Created when the upstream fails, possibly on
+  /// another thread, so it takes its census scope from the catch's subscription.
+  @usableFromInline
+  final class Replacement: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+    @usableFromInline
+    typealias Input = NewPublisher.Output
+    @usableFromInline
+    typealias Failure = NewPublisher.Failure
+
+    @usableFromInline
+    let parent: CatchSubscription
+    @usableFromInline
+    let census: CensusToken
+
+    @usableFromInline
+    var description: String { parent.description }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(parent: CatchSubscription) {
+      census = CensusToken(Replacement.self, inheritingFrom: parent)
+      self.parent = parent
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      parent.replacementSubscribed(subscription)
+    }
+
+    @inlinable
+    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+      parent.deliver(input, fromReplacement: true)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+      parent.replacementCompleted(completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Handles errors from an upstream publisher by replacing it with another publisher.
+  ///
+  /// ```swift
+  /// let cancellable = loadFromNetwork()
+  ///     .catch { _ in loadFromCache() }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  ///
+  /// - Parameter handler: A closure that accepts the upstream failure as input and returns a
+  ///   publisher to replace the upstream publisher.
+  @inlinable
+  public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
+  where Output == P.Output {
+    Publishers.Catch(upstream: self, handler: handler)
+  }
+}

@@ -1,0 +1,222 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that buffers a maximum number of items.
+  ///
+  /// It publishes an array each time `count` elements have arrived, and the remaining
+  /// elements, if any, as a shorter array when upstream finishes. If upstream fails, the
+  /// elements not yet published are dropped and the failure goes downstream. Demand is counted
+  /// in arrays: a subscriber's demand for `n` arrays becomes a demand for `n * count` elements
+  /// upstream.
+  ///
+  /// ```swift
+  /// let cancellable = (1...5).publisher
+  ///     .collect(2)
+  ///     .sink { print($0) }   // [1, 2], [3, 4], [5]
+  /// ```
+  public struct CollectByCount<Upstream: Publisher>: Publisher {
+    public typealias Output = [Upstream.Output]
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher that this publisher receives elements from.
+    public let upstream: Upstream
+
+    /// The maximum number of received elements to buffer before publishing.
+    public let count: Int
+
+    /// Creates a publisher that buffers a maximum number of items.
+    ///
+    /// - Precondition: `count` is at least 1.
+    @inlinable
+    public init(upstream: Upstream, count: Int) {
+      precondition(
+        count > 0,
+        "collect(\(count)): the count must be at least 1; use collect() to gather every element into one array")
+      self.upstream = upstream
+      self.count = count
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, count: count))
+    }
+  }
+}
+
+extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
+
+extension Publishers.CollectByCount {
+  /// Fills a buffer from upstream's serialized calls and hands each full one downstream.
+  /// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    enum State {
+      case awaitingSubscription(Downstream)
+      case active(upstream: any Subscription, downstream: Downstream)
+      case terminal
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state: Locked<State>
+    // Set by `cancel`; read without the lock by upstream's calls.
+    @usableFromInline
+    let cancelled = Atomic<Bool>(false)
+    // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
+    @usableFromInline @exclusivity(unchecked)
+    var buffer: [Input] = []
+    // Owned like `buffer`: set once upstream has completed or the subscription was cancelled.
+    @usableFromInline @exclusivity(unchecked)
+    var ended = false
+    @usableFromInline
+    let count: Int
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var description: String { "CollectByCount" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, count: Int) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      state = Locked(.awaitingSubscription(downstream))
+      self.count = count
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    // MARK: Subscriber (upstream's serialized calls)
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .awaitingSubscription(let downstream) = state else { return nil }
+        state = .active(upstream: subscription, downstream: downstream)
+        return downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+      guard !ended else { return .none }
+      if cancelled.load(ordering: .relaxed) {
+        end()
+        return .none
+      }
+      buffer.append(input)
+      guard buffer.count >= count else { return .none }
+      let full = buffer
+      buffer = []
+      buffer.reserveCapacity(Swift.min(count, 1024))
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .active(_, let downstream) = state else { return nil }
+        return downstream
+      }
+      guard let downstream else { return .none }
+      return downstream.receive(full) * count
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      guard !ended else { return }
+      let remainder = buffer
+      end()
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .active(_, let downstream) = state else { return nil }
+        state = .terminal
+        return downstream
+      }
+      guard let downstream else { return }
+      if case .finished = completion, !remainder.isEmpty {
+        _ = downstream.receive(remainder)
+        // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
+        if cancelled.load(ordering: .acquiring) { return }
+      }
+      downstream.receive(completion: completion)
+    }
+
+    /// Upstream's part is over: the buffer is released.
+    @inlinable
+    func end() {
+      ended = true
+      buffer = []
+    }
+
+    // MARK: Subscription (downstream's calls, from any thread)
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard case .active(let upstream, _) = state else { return nil }
+        return upstream
+      }
+      upstream?.request(demand * count)
+    }
+
+    @inlinable
+    func handleCancel() {
+      cancelled.store(true, ordering: .releasing)
+      let upstream = state.withLock { state -> (any Subscription)? in
+        defer { state = .terminal }
+        guard case .active(let upstream, _) = state else { return nil }
+        return upstream
+      }
+      upstream?.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Collects up to the specified number of elements, and then emits a single array of the
+  /// collection.
+  ///
+  /// If upstream finishes before the buffer is full, the remaining elements go out as a
+  /// shorter array before the completion; if upstream fails, they are dropped. Demand is
+  /// counted in arrays.
+  ///
+  /// ```swift
+  /// let cancellable = (0...10).publisher
+  ///     .collect(5)
+  ///     .sink { print($0) }   // [0, 1, 2, 3, 4], [5, 6, 7, 8, 9], [10]
+  /// ```
+  ///
+  /// - Parameter count: The maximum number of received elements to buffer before publishing;
+  ///   at least 1.
+  @inlinable
+  public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
+    Publishers.CollectByCount(upstream: self, count: count)
+  }
+}

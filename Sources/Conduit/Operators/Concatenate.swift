@@ -1,0 +1,308 @@
+extension Publishers {
+  /// A publisher that emits all of one publisher's elements before those from another
+  /// publisher.
+  ///
+  /// The suffix is subscribed only once the prefix has finished; demand the subscriber has not
+  /// used yet carries over to it. If the prefix fails, the suffix is never subscribed.
+  ///
+  /// ```swift
+  /// let cancellable = Publishers.Concatenate(prefix: [1, 2].publisher, suffix: [3].publisher)
+  ///     .sink { print($0) }   // 1, 2, 3
+  /// ```
+  public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
+  where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+    public typealias Output = Suffix.Output
+    public typealias Failure = Suffix.Failure
+
+    /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
+    public let prefix: Prefix
+
+    /// The publisher to republish only after `prefix` finishes.
+    public let suffix: Suffix
+
+    /// Creates a publisher that emits all of `prefix`'s elements, then all of `suffix`'s.
+    @inlinable
+    public init(prefix: Prefix, suffix: Suffix) {
+      self.prefix = prefix
+      self.suffix = suffix
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber, suffix: suffix)
+      subscriber.receive(subscription: inner)
+      prefix.subscribe(inner)
+    }
+  }
+}
+
+extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equatable {}
+
+extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
+
+extension Publishers.Concatenate {
+  /// The subscription the subscriber holds for the whole stream, and the subscriber to the
+  /// prefix, then to the suffix. It counts the demand not yet met so the suffix is asked for
+  /// exactly what the prefix did not deliver.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
+    @usableFromInline
+    typealias Input = Suffix.Output
+    @usableFromInline
+    typealias Failure = Suffix.Failure
+
+    @usableFromInline
+    enum Phase {
+      case awaitingPrefix
+      case prefix
+      case awaitingSuffix
+      case suffix
+      case terminal
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline
+      var phase: Phase
+      // Released when the stream ends.
+      @usableFromInline
+      var downstream: Downstream?
+      // Released once subscribed to, or when the stream ends.
+      @usableFromInline
+      var suffix: Suffix?
+      // The subscription to the prefix, then to the suffix.
+      @usableFromInline
+      var upstream: (any Subscription)?
+      // Requested by the subscriber and not yet delivered.
+      @usableFromInline
+      var demand = Subscribers.Demand.none
+
+      @inlinable
+      init(phase: Phase, downstream: Downstream?, suffix: Suffix?) {
+        self.phase = phase
+        self.downstream = downstream
+        self.suffix = suffix
+      }
+
+      /// A stream that has completed or been cancelled: nothing held.
+      @inlinable
+      static var ended: State { State(phase: .terminal, downstream: nil, suffix: nil) }
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var description: String { "Concatenate" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, suffix: Suffix) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        switch state.phase {
+        case .awaitingPrefix: state.phase = .prefix
+        case .awaitingSuffix: state.phase = .suffix
+        case .prefix, .suffix, .terminal: return nil
+        }
+        state.upstream = subscription
+        return state.demand
+      }
+      guard let demand else {
+        subscription.cancel()
+        return
+      }
+      if demand > 0 { subscription.request(demand) }
+    }
+
+    @inlinable
+    func receive(_ input: Suffix.Output) -> Subscribers.Demand {
+      let downstream = state.withLock { state -> Downstream? in
+        guard state.phase == .prefix || state.phase == .suffix else { return nil }
+        if state.demand != .unlimited { state.demand -= 1 }
+        return state.downstream
+      }
+      guard let downstream else { return .none }
+      let more = downstream.receive(input)
+      if more > 0 {
+        state.withLock { state in
+          if state.phase != .terminal { state.demand += more }
+        }
+      }
+      return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Suffix.Failure>) {
+      // Either the suffix to subscribe to next, or the subscriber to complete.
+      let (suffix, downstream) = state.withLock { state -> (Suffix?, Downstream?) in
+        switch state.phase {
+        case .prefix:
+          state.upstream = nil
+          if case .finished = completion, let suffix = state.suffix {
+            state.phase = .awaitingSuffix
+            state.suffix = nil
+            return (suffix, nil)
+          }
+        case .suffix:
+          break
+        case .awaitingPrefix, .awaitingSuffix, .terminal:
+          return (nil, nil)
+        }
+        defer { state = State.ended }
+        return (nil, state.downstream)
+      }
+      if let suffix {
+        suffix.subscribe(self)
+      } else if let downstream {
+        downstream.receive(completion: completion)
+      }
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard state.phase != .terminal else { return nil }
+        state.demand += demand
+        return state.upstream
+      }
+      upstream?.request(demand)
+    }
+
+    @inlinable
+    func handleCancel() {
+      let upstream = state.withLock { state -> (any Subscription)? in
+        defer { state = State.ended }
+        return state.upstream
+      }
+      upstream?.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Prefixes the output of this publisher with the specified values.
+  ///
+  /// ```swift
+  /// let cancellable = [3, 4].publisher
+  ///     .prepend(1, 2)
+  ///     .sink { print($0) }   // 1, 2, 3, 4
+  /// ```
+  ///
+  /// - Parameter elements: The elements to publish before this publisher's elements.
+  @inlinable
+  public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
+    prepend(elements)
+  }
+
+  /// Prefixes the output of this publisher with the elements of a sequence.
+  ///
+  /// ```swift
+  /// let cancellable = [3, 4].publisher
+  ///     .prepend(stride(from: 0, to: 3, by: 1))
+  ///     .sink { print($0) }   // 0, 1, 2, 3, 4
+  /// ```
+  ///
+  /// - Parameter elements: A sequence of elements to publish before this publisher's elements.
+  @inlinable
+  public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
+  where Output == S.Element {
+    prepend(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Prefixes the output of this publisher with the elements emitted by the given publisher.
+  ///
+  /// This publisher is subscribed to only after the prefixing publisher finishes; if that
+  /// publisher fails, the failure ends the stream.
+  ///
+  /// ```swift
+  /// let cancellable = live
+  ///     .prepend(cached)   // everything cached first, then the live values
+  ///     .sink { print($0) }
+  /// ```
+  ///
+  /// - Parameter publisher: The prefixing publisher.
+  @inlinable
+  public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
+  where Failure == P.Failure, Output == P.Output {
+    Publishers.Concatenate(prefix: publisher, suffix: self)
+  }
+
+  /// Appends the specified values to this publisher's output, after it finishes.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2].publisher
+  ///     .append(3, 4)
+  ///     .sink { print($0) }   // 1, 2, 3, 4
+  /// ```
+  ///
+  /// - Parameter elements: The elements to publish after this publisher's elements.
+  @inlinable
+  public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
+    append(elements)
+  }
+
+  /// Appends the elements of a sequence to this publisher's output, after it finishes.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2].publisher
+  ///     .append(3...5)
+  ///     .sink { print($0) }   // 1, 2, 3, 4, 5
+  /// ```
+  ///
+  /// - Parameter elements: A sequence of elements to publish after this publisher's elements.
+  @inlinable
+  public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
+  where Output == S.Element {
+    append(Publishers.Sequence(sequence: elements))
+  }
+
+  /// Appends the elements emitted by the given publisher to this publisher's output.
+  ///
+  /// The given publisher is subscribed to only after this one finishes; if this one fails, the
+  /// failure ends the stream and the given publisher is never subscribed to.
+  ///
+  /// ```swift
+  /// let cancellable = firstPage
+  ///     .append(secondPage)
+  ///     .sink { print($0) }
+  /// ```
+  ///
+  /// - Parameter publisher: The appending publisher.
+  @inlinable
+  public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
+  where P.Failure == Failure, P.Output == Output {
+    Publishers.Concatenate(prefix: self, suffix: publisher)
+  }
+}

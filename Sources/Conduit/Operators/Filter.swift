@@ -1,0 +1,117 @@
+extension Publishers {
+  /// A publisher that republishes all elements that match a provided closure.
+  ///
+  /// ```swift
+  /// let cancellable = (1...6).publisher
+  ///     .filter { $0.isMultiple(of: 2) }
+  ///     .sink { print($0) }   // 2, 4, 6
+  /// ```
+  public struct Filter<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// A closure that indicates whether to republish an element.
+    public let isIncluded: (Upstream.Output) -> Bool
+
+    /// Creates a publisher that republishes all elements that match a provided closure.
+    @inlinable
+    public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+      self.upstream = upstream
+      self.isIncluded = isIncluded
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+    }
+  }
+}
+
+extension Publishers.Filter {
+  /// Fuses a second `filter` into this one: one `Publishers.Filter` that republishes elements
+  /// matching both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.Filter<PassthroughSubject<Int, Never>> =
+  ///     subject.filter { $0 > 0 }.filter { $0.isMultiple(of: 2) }
+  /// ```
+  @inlinable
+  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Upstream> {
+    let first = self.isIncluded
+    return Publishers.Filter(upstream: upstream) { first($0) && isIncluded($0) }
+  }
+
+  /// Fuses a `tryFilter` into this `filter`: one `Publishers.TryFilter` that republishes
+  /// elements matching both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+  ///     subject.filter { $0 > 0 }.tryFilter { try isAllowed($0) }
+  /// ```
+  @inlinable
+  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    let first = self.isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+  }
+}
+
+extension Publishers.Filter {
+  /// Forwards the upstream subscription untouched; a value filtered out is replaced by asking
+  /// upstream for one more, so the total demand is kept. No state, no lock, no allocation.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let isIncluded: (Upstream.Output) -> Bool
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
+      self.downstream = downstream
+      self.isIncluded = isIncluded
+    }
+
+    @usableFromInline
+    var description: String { "Filter" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      isIncluded(input) ? downstream.receive(input) : .max(1)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Republishes all elements that match a provided closure.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3, 4, 5].publisher
+  ///     .filter { $0 % 2 == 0 }
+  ///     .sink { print($0) }   // 2, 4
+  /// ```
+  @inlinable
+  public func filter(_ isIncluded: @escaping (Output) -> Bool) -> Publishers.Filter<Self> {
+    Publishers.Filter(upstream: self, isIncluded: isIncluded)
+  }
+}

@@ -1,0 +1,57 @@
+extension Publishers {
+  /// A publisher that publishes the first element of a stream, then finishes.
+  ///
+  /// On the first element it cancels upstream and publishes it as soon as the subscriber has
+  /// asked for it; an empty upstream just finishes.
+  ///
+  /// ```swift
+  /// let cancellable = (-10...10).publisher
+  ///     .first()
+  ///     .sink { print($0) }   // -10
+  /// ```
+  public struct First<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that publishes the first element of a stream, then finishes.
+    @inlinable
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        Reduction(
+          downstream: subscriber, description: "First", initial: Output?.none,
+          step: { (first: inout Output?, value: Output) throws(Failure) -> Bool in
+            first = value
+            return true
+          },
+          result: { $0 },
+          convertFailure: { $0 }))
+    }
+  }
+}
+
+extension Publishers.First: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+  /// Publishes the first element of a stream, then finishes.
+  ///
+  /// It cancels upstream after the first element; if upstream finishes without one, it just
+  /// finishes.
+  ///
+  /// ```swift
+  /// let cancellable = ["a", "b"].publisher
+  ///     .first()
+  ///     .sink { print($0) }   // a
+  /// ```
+  @inlinable
+  public func first() -> Publishers.First<Self> {
+    Publishers.First(upstream: self)
+  }
+}

@@ -1,0 +1,543 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that transforms elements from an upstream publisher into new publishers, and
+  /// merges their elements into one stream.
+  ///
+  /// At most `maxPublishers` inner publishers are subscribed at once: the operator asks the
+  /// upstream for `maxPublishers` elements at first, and for one more each time an inner publisher
+  /// finishes. It finishes when the upstream and every inner publisher have finished; the first
+  /// failure, from the upstream or from any inner publisher, cancels everything else and is sent
+  /// downstream.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .flatMap(maxPublishers: .max(2)) { [$0, $0 * 10].publisher }
+  ///     .sink { print($0) }   // 1, 10, 2, 20, 3, 30
+  /// ```
+  public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
+  where NewPublisher.Failure == Upstream.Failure {
+    public typealias Output = NewPublisher.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The maximum number of concurrent publisher subscriptions.
+    public let maxPublishers: Subscribers.Demand
+
+    /// A closure that takes an element as a parameter and returns a publisher that produces
+    /// elements of that type.
+    public let transform: (Upstream.Output) -> NewPublisher
+
+    /// Creates a publisher that transforms elements from an upstream publisher into a new
+    /// publisher.
+    @inlinable
+    public init(
+      upstream: Upstream, maxPublishers: Subscribers.Demand,
+      transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+      self.upstream = upstream
+      self.maxPublishers = maxPublishers
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber, maxPublishers: maxPublishers, transform: transform)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
+    }
+  }
+}
+
+extension Publishers.FlatMap {
+  /// Subscribes to the upstream and to every inner publisher, and serializes what they send.
+  ///
+  /// Each inner publisher gets its own `Child` subscriber. A child asks its publisher for one
+  /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
+  /// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
+  /// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
+  /// before it lets go; a thread that finds it set queues its value and returns.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    struct ChildEntry {
+      /// `nil` until the inner publisher sends its subscription.
+      @usableFromInline
+      var subscription: (any Subscription)?
+      /// Whether the child was asked for unlimited values; otherwise it is asked for one at a time.
+      @usableFromInline
+      var unlimited: Bool
+
+      @inlinable
+      init(subscription: (any Subscription)? = nil, unlimited: Bool = false) {
+        self.subscription = subscription
+        self.unlimited = unlimited
+      }
+    }
+
+    @usableFromInline
+    enum Phase {
+      case active
+      /// A failure waits for the delivering thread.
+      case failing(Failure)
+      case cancelled
+      /// Completed or cancelled, and everything released (or being released by the owner).
+      case done
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline
+      var phase = Phase.active
+      @usableFromInline
+      var upstream: (any Subscription)?
+      @usableFromInline
+      var upstreamReceived = false
+      @usableFromInline
+      var outerFinished = false
+      @usableFromInline
+      var transform: ((Upstream.Output) -> NewPublisher)?
+      @usableFromInline
+      var children: [Int: ChildEntry] = [:]
+      @usableFromInline
+      var nextChildID = 0
+      /// Values waiting for downstream demand or for the delivering thread, with their child.
+      @usableFromInline
+      var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
+      @usableFromInline
+      var demand = Subscribers.Demand.none
+      @usableFromInline
+      var delivering = false
+
+      @inlinable
+      init(transform: @escaping (Upstream.Output) -> NewPublisher) {
+        self.transform = transform
+      }
+
+      @inlinable
+      mutating func claimDelivery() -> Bool {
+        if delivering { return false }
+        delivering = true
+        return true
+      }
+
+      /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
+      /// unlimited values.
+      @inlinable
+      mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
+        guard more != .none, demand != .unlimited else { return [] }
+        demand += more
+        guard demand == .unlimited else { return [] }
+        var upgraded: [any Subscription] = []
+        for (id, entry) in children where !entry.unlimited {
+          children[id]?.unlimited = true
+          if let subscription = entry.subscription { upgraded.append(subscription) }
+        }
+        return upgraded
+      }
+
+      /// Forgets the upstream and every child; returns the subscriptions to cancel.
+      @inlinable
+      mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> [any Subscription] {
+        var cancelled: [any Subscription] = []
+        if includingUpstream, let upstream { cancelled.append(upstream) }
+        for (id, entry) in children where id != excluded {
+          if let subscription = entry.subscription { cancelled.append(subscription) }
+        }
+        upstream = nil
+        transform = nil
+        children = [:]
+        backlog.removeAll()
+        return cancelled
+      }
+    }
+
+    @usableFromInline
+    enum Step {
+      case deliver(NewPublisher.Output, replenish: (any Subscription)?)
+      case complete(Subscribers.Completion<Failure>)
+      case release
+      case idle
+    }
+
+    @usableFromInline
+    enum Arrival {
+      case drop
+      case queued
+      case deliver(askForMore: Bool)
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state: Locked<State>
+    // Owned by the thread that set `state.delivering`; released when the subscription ends.
+    @usableFromInline @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    let maxPublishers: Subscribers.Demand
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var description: String { "FlatMap" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(
+      downstream: Downstream, maxPublishers: Subscribers.Demand,
+      transform: @escaping (Upstream.Output) -> NewPublisher
+    ) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      state = Locked(State(transform: transform))
+      self.downstream = downstream
+      self.maxPublishers = maxPublishers
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let accepted = state.withLock { state -> Bool in
+        guard case .active = state.phase, !state.upstreamReceived else { return false }
+        state.upstreamReceived = true
+        state.upstream = subscription
+        return true
+      }
+      guard accepted else {
+        subscription.cancel()
+        return
+      }
+      if maxPublishers != .none { subscription.request(maxPublishers) }
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let claimed = state.withLock { state -> (Int, (Upstream.Output) -> NewPublisher)? in
+        guard case .active = state.phase, !state.outerFinished, let transform = state.transform else { return nil }
+        let id = state.nextChildID
+        state.nextChildID += 1
+        state.children[id] = ChildEntry()
+        return (id, transform)
+      }
+      guard let (id, transform) = claimed else { return .none }
+      transform(input).subscribe(Child(parent: self, id: id))
+      return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      switch completion {
+      case .finished:
+        let owns = state.withLock { state -> Bool in
+          guard case .active = state.phase, !state.outerFinished else { return false }
+          state.outerFinished = true
+          state.upstream = nil
+          state.transform = nil
+          return state.claimDelivery()
+        }
+        if owns { drain(more: .none) }
+      case .failure(let error):
+        fail(error, child: nil)
+      }
+    }
+
+    // MARK: Children
+
+    @inlinable
+    func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        guard case .active = state.phase, let entry = state.children[id], entry.subscription == nil else {
+          return nil
+        }
+        let unlimited = state.demand == .unlimited
+        state.children[id] = ChildEntry(subscription: subscription, unlimited: unlimited)
+        return unlimited ? .unlimited : .max(1)
+      }
+      guard let demand else {
+        subscription.cancel()
+        return
+      }
+      subscription.request(demand)
+    }
+
+    @inlinable
+    func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
+      let arrival = state.withLock { state -> Arrival in
+        guard case .active = state.phase, let entry = state.children[id] else { return .drop }
+        if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+          state.backlog.append((id, value))
+          return .queued
+        }
+        state.delivering = true
+        if state.demand != .unlimited { state.demand -= 1 }
+        return .deliver(askForMore: !entry.unlimited)
+      }
+      guard case .deliver(let askForMore) = arrival else { return .none }
+      let more = downstream?.receive(value) ?? .none
+      drain(more: more)
+      return askForMore ? .max(1) : .none
+    }
+
+    @inlinable
+    func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+      switch completion {
+      case .finished:
+        let (replacement, owns) = state.withLock { state -> ((any Subscription)?, Bool) in
+          guard case .active = state.phase, state.children.removeValue(forKey: id) != nil else { return (nil, false) }
+          let replacement = state.outerFinished || maxPublishers == .unlimited ? nil : state.upstream
+          return (replacement, state.claimDelivery())
+        }
+        replacement?.request(.max(1))
+        if owns { drain(more: .none) }
+      case .failure(let error):
+        fail(error, child: id)
+      }
+    }
+
+    // MARK: Downstream
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let (upgraded, owns) = state.withLock { state -> ([any Subscription], Bool) in
+        guard case .active = state.phase else { return ([], false) }
+        let upgraded = state.addDemand(demand)
+        return (upgraded, !state.backlog.isEmpty && state.claimDelivery())
+      }
+      for subscription in upgraded { subscription.request(.unlimited) }
+      if owns { drain(more: .none) }
+    }
+
+    @inlinable
+    func handleCancel() {
+      let ended = state.withLock { state -> ([any Subscription], Bool)? in
+        switch state.phase {
+        case .active, .failing: break
+        case .cancelled, .done: return nil
+        }
+        state.phase = .cancelled
+        return (state.detachAll(except: nil, includingUpstream: true), state.claimDelivery())
+      }
+      guard let (subscriptions, owns) = ended else { return }
+      for subscription in subscriptions { subscription.cancel() }
+      if owns { drain(more: .none) }
+    }
+
+    // MARK: Delivery
+
+    @inlinable
+    func fail(_ error: Failure, child failed: Int?) {
+      let ended = state.withLock { state -> ([any Subscription], Bool)? in
+        guard case .active = state.phase else { return nil }
+        state.phase = .failing(error)
+        return (state.detachAll(except: failed, includingUpstream: failed != nil), state.claimDelivery())
+      }
+      guard let (subscriptions, owns) = ended else { return }
+      for subscription in subscriptions { subscription.cancel() }
+      if owns { drain(more: .none) }
+    }
+
+    /// Runs while this thread owns delivery: adds the demand the downstream just returned,
+    /// delivers the backlog while there is demand, and completes when everything has finished.
+    @inlinable
+    func drain(more initial: Subscribers.Demand) {
+      var more = initial
+      while true {
+        let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
+          switch state.phase {
+          case .active:
+            let upgraded = state.addDemand(more)
+            if state.demand != .none, let (id, value) = state.backlog.popFirst() {
+              if state.demand != .unlimited { state.demand -= 1 }
+              let entry = state.children[id]
+              let replenish = entry?.unlimited == false ? entry?.subscription : nil
+              return (.deliver(value, replenish: replenish), upgraded)
+            }
+            if state.outerFinished && state.children.isEmpty && state.backlog.isEmpty {
+              state.phase = .done
+              return (.complete(.finished), upgraded)
+            }
+            state.delivering = false
+            return (.idle, upgraded)
+          case .failing(let error):
+            state.phase = .done
+            return (.complete(.failure(error)), [])
+          case .cancelled, .done:
+            state.phase = .done
+            return (.release, [])
+          }
+        }
+        for subscription in upgraded { subscription.request(.unlimited) }
+        switch step {
+        case .deliver(let value, let replenish):
+          more = downstream?.receive(value) ?? .none
+          replenish?.request(.max(1))
+        case .complete(let completion):
+          let downstream = self.downstream
+          self.downstream = nil
+          downstream?.receive(completion: completion)
+          return
+        case .release:
+          downstream = nil
+          return
+        case .idle:
+          return
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.FlatMap.Inner {
+  /// Subscribes to one inner publisher on behalf of the flat map. Created when the upstream
+  /// sends an element, possibly on another thread, so it takes its census scope from the flat
+  /// map's subscription.
+  @usableFromInline
+  final class Child: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+    @usableFromInline
+    typealias Input = NewPublisher.Output
+    @usableFromInline
+    typealias Failure = NewPublisher.Failure
+
+    @usableFromInline
+    let parent: Publishers.FlatMap<NewPublisher, Upstream>.Inner<Downstream>
+    @usableFromInline
+    let id: Int
+    @usableFromInline
+    let census: CensusToken
+
+    @usableFromInline
+    var description: String { "FlatMap" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(parent: Publishers.FlatMap<NewPublisher, Upstream>.Inner<Downstream>, id: Int) {
+      census = CensusToken(Child.self, inheritingFrom: parent)
+      self.parent = parent
+      self.id = id
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      parent.childSubscribed(id, subscription)
+    }
+
+    @inlinable
+    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
+      parent.childReceived(id, input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
+      parent.childCompleted(id, completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements from an upstream publisher into a new publisher up to a maximum
+  /// number of publishers you specify, and merges their elements.
+  ///
+  /// ```swift
+  /// let cancellable = userIDs
+  ///     .flatMap(maxPublishers: .max(4)) { id in api.user(id) }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - maxPublishers: The maximum number of concurrent publisher subscriptions, or `.unlimited`.
+  ///   - transform: A closure that takes an element as a parameter and returns a publisher that
+  ///     produces elements of that type.
+  @inlinable
+  public func flatMap<T, P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where T == P.Output, Failure == P.Failure {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements from an upstream publisher into a new publisher that cannot fail,
+  /// up to a maximum number of publishers you specify.
+  ///
+  /// The inner publishers are given the upstream's failure type with `setFailureType(to:)`.
+  ///
+  /// ```swift
+  /// let cancellable = requests   // fails with NetworkError
+  ///     .flatMap { request in Just(request.id) }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<Publishers.SetFailureType<P, Failure>, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers) {
+      Publishers.SetFailureType(upstream: transform($0))
+    }
+  }
+}
+
+extension Publisher where Failure == Never {
+  /// Transforms all elements from an upstream publisher that cannot fail into a new publisher
+  /// that can, up to a maximum number of publishers you specify.
+  ///
+  /// The upstream is given the inner publishers' failure type with `setFailureType(to:)`.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .flatMap { id in api.user(id) }   // fails with NetworkError
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Publishers.SetFailureType<Self, P.Failure>> {
+    Publishers.FlatMap(
+      upstream: Publishers.SetFailureType(upstream: self), maxPublishers: maxPublishers, transform: transform)
+  }
+
+  /// Transforms all elements from an upstream publisher that cannot fail into a new publisher
+  /// that cannot fail either, up to a maximum number of publishers you specify.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .flatMap { [$0, $0].publisher }
+  ///     .sink { print($0) }   // 1, 1, 2, 2, 3, 3
+  /// ```
+  @inlinable
+  public func flatMap<P: Publisher>(
+    maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
+  ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
+    Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}

@@ -1,0 +1,262 @@
+extension Publishers {
+  /// A publisher that performs the specified closures when publisher events occur.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2].publisher
+  ///     .handleEvents(receiveOutput: { print("saw", $0) }, receiveCompletion: { print("done", $0) })
+  ///     .sink { _ in }
+  /// ```
+  public struct HandleEvents<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// A closure that executes when the publisher receives the subscription from the upstream
+    /// publisher.
+    public var receiveSubscription: ((any Subscription) -> Void)?
+
+    /// A closure that executes when the publisher receives a value from the upstream publisher.
+    public var receiveOutput: ((Upstream.Output) -> Void)?
+
+    /// A closure that executes when the publisher receives the completion from the upstream
+    /// publisher.
+    public var receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+
+    /// A closure that executes when the downstream receiver cancels publishing.
+    public var receiveCancel: (() -> Void)?
+
+    /// A closure that executes when the publisher receives a request for more elements, from
+    /// the subscriber's `request(_:)` or from the demand its `receive(_:)` returns.
+    public var receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    /// Creates a publisher that performs the specified closures when publisher events occur.
+    @inlinable
+    public init(
+      upstream: Upstream,
+      receiveSubscription: ((any Subscription) -> Void)? = nil,
+      receiveOutput: ((Upstream.Output) -> Void)? = nil,
+      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)? = nil,
+      receiveCancel: (() -> Void)? = nil,
+      receiveRequest: ((Subscribers.Demand) -> Void)?
+    ) {
+      self.upstream = upstream
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+      self.receiveCancel = receiveCancel
+      self.receiveRequest = receiveRequest
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        Inner(
+          downstream: subscriber,
+          handlers: Handlers(
+            receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+            receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)))
+    }
+  }
+}
+
+extension Publishers.HandleEvents {
+  /// The user's closures, held by a subscription until it ends.
+  @usableFromInline
+  struct Handlers {
+    @usableFromInline
+    let receiveSubscription: ((any Subscription) -> Void)?
+    @usableFromInline
+    let receiveOutput: ((Upstream.Output) -> Void)?
+    @usableFromInline
+    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
+    @usableFromInline
+    let receiveCancel: (() -> Void)?
+    @usableFromInline
+    let receiveRequest: ((Subscribers.Demand) -> Void)?
+
+    @inlinable
+    init(
+      receiveSubscription: ((any Subscription) -> Void)?,
+      receiveOutput: ((Upstream.Output) -> Void)?,
+      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?,
+      receiveCancel: (() -> Void)?,
+      receiveRequest: ((Subscribers.Demand) -> Void)?
+    ) {
+      self.receiveSubscription = receiveSubscription
+      self.receiveOutput = receiveOutput
+      self.receiveCompletion = receiveCompletion
+      self.receiveCancel = receiveCancel
+      self.receiveRequest = receiveRequest
+    }
+  }
+
+  /// Stands between upstream and downstream as the subscription, so that it sees requests and
+  /// cancellation. The downstream and the closures live in the locked state and are taken out
+  /// for each call, then released when the stream completes or is cancelled.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    enum State {
+      case awaitingSubscription(Downstream, Handlers)
+      case subscribed(Downstream, Handlers, any Subscription)
+      case terminal
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var description: String { "HandleEvents" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, handlers: Handlers) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      state = Locked(.awaitingSubscription(downstream, handlers))
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let handlers = state.withLock { state -> Handlers? in
+        guard case .awaitingSubscription(_, let handlers) = state else { return nil }
+        return handlers
+      }
+      guard let handlers else {
+        subscription.cancel()
+        return
+      }
+      handlers.receiveSubscription?(subscription)
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
+        state = .subscribed(downstream, handlers, subscription)
+        return downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let active = state.withLock { state -> (Downstream, Handlers)? in
+        guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
+        return (downstream, handlers)
+      }
+      guard let (downstream, handlers) = active else { return .none }
+      handlers.receiveOutput?(input)
+      let demand = downstream.receive(input)
+      if demand > 0 { handlers.receiveRequest?(demand) }
+      return demand
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      let active = state.withLock { state -> (Downstream, Handlers)? in
+        defer { state = .terminal }
+        guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
+        return (downstream, handlers)
+      }
+      guard let (downstream, handlers) = active else { return }
+      handlers.receiveCompletion?(completion)
+      downstream.receive(completion: completion)
+    }
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let active = state.withLock { state -> (any Subscription, Handlers)? in
+        guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
+        return (upstream, handlers)
+      }
+      guard let (upstream, handlers) = active else { return }
+      handlers.receiveRequest?(demand)
+      upstream.request(demand)
+    }
+
+    @inlinable
+    func handleCancel() {
+      let active = state.withLock { state -> (any Subscription, Handlers)? in
+        guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
+        state = .terminal
+        return (upstream, handlers)
+      }
+      guard let (upstream, handlers) = active else { return }
+      handlers.receiveCancel?()
+      upstream.cancel()
+    }
+  }
+}
+
+extension Publisher {
+  /// Performs the specified closures when publisher events occur.
+  ///
+  /// `receiveSubscription` runs when the subscription arrives from upstream, before the
+  /// subscriber gets it; `receiveOutput` and `receiveCompletion` run before the subscriber
+  /// receives the value or the completion; `receiveRequest` runs for each request the
+  /// subscriber makes and for each positive demand its `receive(_:)` returns; `receiveCancel`
+  /// runs when the subscriber cancels, before upstream is cancelled.
+  ///
+  /// ```swift
+  /// let cancellable = (1...3).publisher
+  ///     .handleEvents(
+  ///         receiveSubscription: { _ in print("subscribed") },
+  ///         receiveOutput: { print("value", $0) },
+  ///         receiveCompletion: { print("completion", $0) },
+  ///         receiveCancel: { print("cancelled") },
+  ///         receiveRequest: { print("request", $0) })
+  ///     .sink { _ in }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - receiveSubscription: Runs when the publisher receives the subscription from upstream.
+  ///   - receiveOutput: Runs when the publisher receives a value from upstream.
+  ///   - receiveCompletion: Runs when the publisher receives the completion from upstream.
+  ///   - receiveCancel: Runs when the downstream subscriber cancels.
+  ///   - receiveRequest: Runs when the publisher receives a request for more elements.
+  @inlinable
+  public func handleEvents(
+    receiveSubscription: ((any Subscription) -> Void)? = nil,
+    receiveOutput: ((Output) -> Void)? = nil,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil,
+    receiveCancel: (() -> Void)? = nil,
+    receiveRequest: ((Subscribers.Demand) -> Void)? = nil
+  ) -> Publishers.HandleEvents<Self> {
+    Publishers.HandleEvents(
+      upstream: self, receiveSubscription: receiveSubscription, receiveOutput: receiveOutput,
+      receiveCompletion: receiveCompletion, receiveCancel: receiveCancel, receiveRequest: receiveRequest)
+  }
+}

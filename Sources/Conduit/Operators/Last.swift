@@ -1,0 +1,57 @@
+extension Publishers {
+  /// A publisher that waits until after the stream finishes and then publishes the last
+  /// element of the stream.
+  ///
+  /// It requests unlimited values from upstream as soon as it is subscribed, and publishes
+  /// the last one once upstream has finished and the subscriber has asked for it; an empty
+  /// upstream just finishes.
+  ///
+  /// ```swift
+  /// let cancellable = (-10...10).publisher
+  ///     .last()
+  ///     .sink { print($0) }   // 10
+  /// ```
+  public struct Last<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that waits until after the stream finishes and then publishes the
+    /// last element of the stream.
+    @inlinable
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        Reduction(
+          downstream: subscriber, description: "Last", initial: Output?.none,
+          step: { (last: inout Output?, value: Output) throws(Failure) -> Bool in
+            last = value
+            return false
+          },
+          result: { $0 },
+          convertFailure: { $0 }))
+    }
+  }
+}
+
+extension Publishers.Last: Equatable where Upstream: Equatable {}
+
+extension Publisher {
+  /// Publishes the last element of a stream, after the stream finishes.
+  ///
+  /// ```swift
+  /// let cancellable = ["a", "b", "c"].publisher
+  ///     .last()
+  ///     .sink { print($0) }   // c
+  /// ```
+  @inlinable
+  public func last() -> Publishers.Last<Self> {
+    Publishers.Last(upstream: self)
+  }
+}

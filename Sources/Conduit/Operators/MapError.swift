@@ -1,0 +1,98 @@
+extension Publishers {
+  /// A publisher that converts any failure from the upstream publisher into a new error.
+  ///
+  /// ```swift
+  /// let cancellable = subject
+  ///     .mapError { AppError.network($0) }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
+    public typealias Output = Upstream.Output
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The closure that converts the upstream failure into a new error.
+    public let transform: (Upstream.Failure) -> Failure
+
+    /// Creates a publisher that converts any failure from the upstream publisher into a new
+    /// error.
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Failure) -> Failure) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    /// Creates a publisher that converts any failure from the upstream publisher into a new
+    /// error.
+    @inlinable
+    public init(upstream: Upstream, _ map: @escaping (Upstream.Failure) -> Failure) {
+      self.upstream = upstream
+      self.transform = map
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+    }
+  }
+}
+
+extension Publishers.MapError {
+  /// Forwards the upstream subscription and every value untouched and converts the failure; no
+  /// state, no lock, no allocation.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Upstream.Output {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let transform: (Upstream.Failure) -> Downstream.Failure
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Downstream.Failure) {
+      self.downstream = downstream
+      self.transform = transform
+    }
+
+    @usableFromInline
+    var description: String { "MapError" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion.mapFailure(transform))
+    }
+  }
+}
+
+extension Publisher {
+  /// Converts any failure from the upstream publisher into a new error.
+  ///
+  /// ```swift
+  /// struct WrappedError: Error { let underlying: any Error }
+  /// let cancellable = Fail<Int, URLError>(error: URLError(.badURL))
+  ///     .mapError { WrappedError(underlying: $0) }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func mapError<E: Error>(_ transform: @escaping (Failure) -> E) -> Publishers.MapError<Self, E> {
+    Publishers.MapError(upstream: self, transform: transform)
+  }
+}

@@ -1,0 +1,88 @@
+extension Publishers {
+  /// A publisher that publishes the value of a key path.
+  ///
+  /// ```swift
+  /// let cancellable = ["a", "bcd"].publisher
+  ///     .map(\.count)
+  ///     .sink { print($0) }   // 1, 3
+  /// ```
+  public struct MapKeyPath<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The key path of a property to publish.
+    public let keyPath: KeyPath<Upstream.Output, Output>
+
+    @inlinable
+    init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
+      self.upstream = upstream
+      self.keyPath = keyPath
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, keyPath: keyPath))
+    }
+  }
+}
+
+extension Publishers.MapKeyPath {
+  /// Forwards the upstream subscription untouched and reads the key path of each value; no
+  /// state, no lock, no allocation.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let keyPath: KeyPath<Upstream.Output, Output>
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
+      self.downstream = downstream
+      self.keyPath = keyPath
+    }
+
+    @usableFromInline
+    var description: String { "ValueForKey" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive(input[keyPath: keyPath])
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Publishes the value of a key path.
+  ///
+  /// ```swift
+  /// struct Point { var x: Int; var y: Int }
+  /// let cancellable = [Point(x: 1, y: 2)].publisher.eraseToAnyPublisher()
+  ///     .map(\.x)
+  ///     .sink { print($0) }   // 1
+  /// ```
+  @inlinable
+  public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
+    Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
+  }
+}

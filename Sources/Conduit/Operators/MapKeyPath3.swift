@@ -1,0 +1,112 @@
+extension Publishers {
+  /// A publisher that publishes the values of three key paths as a tuple.
+  ///
+  /// ```swift
+  /// struct Point { var x: Int; var y: Int; var z: Int }
+  /// let cancellable = [Point(x: 1, y: 2, z: 3)].publisher
+  ///     .map(\.x, \.y, \.z)
+  ///     .sink { print($0) }   // (1, 2, 3)
+  /// ```
+  public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: Publisher {
+    public typealias Output = (Output0, Output1, Output2)
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The key path of a property to publish.
+    public let keyPath0: KeyPath<Upstream.Output, Output0>
+
+    /// The key path of a second property to publish.
+    public let keyPath1: KeyPath<Upstream.Output, Output1>
+
+    /// The key path of a third property to publish.
+    public let keyPath2: KeyPath<Upstream.Output, Output2>
+
+    @inlinable
+    init(
+      upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>,
+      keyPath2: KeyPath<Upstream.Output, Output2>
+    ) {
+      self.upstream = upstream
+      self.keyPath0 = keyPath0
+      self.keyPath1 = keyPath1
+      self.keyPath2 = keyPath2
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
+    }
+  }
+}
+
+extension Publishers.MapKeyPath3 {
+  /// Forwards the upstream subscription untouched and reads the three key paths of each value;
+  /// no state, no lock, no allocation.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let keyPath0: KeyPath<Upstream.Output, Output0>
+    @usableFromInline
+    let keyPath1: KeyPath<Upstream.Output, Output1>
+    @usableFromInline
+    let keyPath2: KeyPath<Upstream.Output, Output2>
+    @usableFromInline
+    let combineIdentifier = CombineIdentifier()
+
+    @inlinable
+    init(
+      downstream: Downstream, keyPath0: KeyPath<Upstream.Output, Output0>,
+      keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>
+    ) {
+      self.downstream = downstream
+      self.keyPath0 = keyPath0
+      self.keyPath1 = keyPath1
+      self.keyPath2 = keyPath2
+    }
+
+    @usableFromInline
+    var description: String { "ValueForKeys" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      downstream.receive(completion: completion)
+    }
+  }
+}
+
+extension Publisher {
+  /// Publishes the values of three key paths as a tuple.
+  ///
+  /// ```swift
+  /// struct Point { var x: Int; var y: Int; var z: Int }
+  /// let cancellable = [Point(x: 1, y: 2, z: 3)].publisher
+  ///     .map(\.x, \.y, \.z)
+  ///     .sink { print($0.0 + $0.1 + $0.2) }   // 6
+  /// ```
+  @inlinable
+  public func map<T0, T1, T2>(
+    _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>
+  ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {
+    Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
+  }
+}

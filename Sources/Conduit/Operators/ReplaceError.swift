@@ -1,0 +1,238 @@
+extension Publishers {
+  /// A publisher that replaces any errors in the stream with a provided element.
+  ///
+  /// When the upstream publisher fails, this publisher sends the replacement element and then
+  /// finishes. If the subscriber has no demand left at that moment, the element waits until it
+  /// asks for more, as in Combine.
+  ///
+  /// ```swift
+  /// let cancellable = Fail<Int, URLError>(error: URLError(.badURL))
+  ///     .replaceError(with: 0)
+  ///     .sink { print($0) }   // 0
+  /// ```
+  public struct ReplaceError<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = Never
+
+    /// The element with which to replace errors from the upstream publisher.
+    public let output: Upstream.Output
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that replaces any errors in the stream with a provided element.
+    @inlinable
+    public init(upstream: Upstream, output: Output) {
+      self.upstream = upstream
+      self.output = output
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
+    }
+  }
+}
+
+extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream.Output: Equatable {}
+
+extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
+
+extension Publishers.ReplaceError {
+  /// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
+  /// the replacement can go out at once or must wait for a request.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    enum Phase {
+      case awaitingSubscription(Downstream)
+      case active(upstream: any Subscription, downstream: Downstream)
+      /// Upstream failed while downstream had no demand: the replacement waits for a request.
+      case awaitingDemand(Downstream)
+      case terminal
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline
+      var phase: Phase
+      /// Demand requested by downstream and not yet used.
+      @usableFromInline
+      var demand = Subscribers.Demand.none
+
+      @inlinable
+      init(phase: Phase) {
+        self.phase = phase
+      }
+    }
+
+    /// What to do once the lock is released.
+    @usableFromInline
+    enum Action {
+      case nothing
+      case forward(Downstream)
+      case request(any Subscription, Subscribers.Demand)
+      case cancel(any Subscription)
+      case replace(Downstream)
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let output: Upstream.Output
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, output: Upstream.Output) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      state = Locked(State(phase: .awaitingSubscription(downstream)))
+      self.output = output
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    @usableFromInline
+    var description: String { "ReplaceError" }
+
+    // MARK: Subscriber
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
+        state.phase = .active(upstream: subscription, downstream: downstream)
+        return downstream
+      }
+      guard let downstream else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .active(_, let downstream) = state.phase else { return nil }
+        if state.demand != .unlimited { state.demand -= 1 }
+        return downstream
+      }
+      guard let downstream else { return .none }
+      let more = downstream.receive(input)
+      if more != .none {
+        state.withLock { $0.demand += more }
+      }
+      return more
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      let action = state.withLock { state -> Action in
+        guard case .active(_, let downstream) = state.phase else { return .nothing }
+        switch completion {
+        case .finished:
+          state.phase = .terminal
+          return .forward(downstream)
+        case .failure:
+          if state.demand == .none {
+            state.phase = .awaitingDemand(downstream)
+            return .nothing
+          }
+          state.phase = .terminal
+          return .replace(downstream)
+        }
+      }
+      switch action {
+      case .forward(let downstream): downstream.receive(completion: .finished)
+      case .replace(let downstream): deliverReplacement(to: downstream)
+      default: break
+      }
+    }
+
+    // MARK: Subscription
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let action = state.withLock { state -> Action in
+        switch state.phase {
+        case .active(let upstream, _):
+          state.demand += demand
+          return .request(upstream, demand)
+        case .awaitingDemand(let downstream):
+          state.phase = .terminal
+          return .replace(downstream)
+        case .awaitingSubscription, .terminal:
+          return .nothing
+        }
+      }
+      switch action {
+      case .request(let upstream, let demand): upstream.request(demand)
+      case .replace(let downstream): deliverReplacement(to: downstream)
+      default: break
+      }
+    }
+
+    @inlinable
+    func handleCancel() {
+      let action = state.withLock { state -> Action in
+        defer { state.phase = .terminal }
+        guard case .active(let upstream, _) = state.phase else { return .nothing }
+        return .cancel(upstream)
+      }
+      if case .cancel(let upstream) = action { upstream.cancel() }
+    }
+
+    @inlinable
+    func deliverReplacement(to downstream: Downstream) {
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+    }
+  }
+}
+
+extension Publisher {
+  /// Replaces any errors in the stream with the provided element.
+  ///
+  /// If the upstream publisher fails, this publisher emits the provided element, then finishes
+  /// normally.
+  ///
+  /// ```swift
+  /// let cancellable = fetchScores()          // a publisher that may fail
+  ///     .replaceError(with: [])
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
+    Publishers.ReplaceError(upstream: self, output: output)
+  }
+}

@@ -1,0 +1,487 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that flattens nested publishers, republishing the elements of the most recent
+  /// one.
+  ///
+  /// When the upstream sends a new publisher, the subscription to the previous one is cancelled
+  /// and the outstanding downstream demand carries over to the new one. It finishes when the
+  /// upstream and the latest inner publisher have both finished; a failure from either ends
+  /// everything.
+  ///
+  /// ```swift
+  /// let cancellable = searchText
+  ///     .map { text in api.search(text) }
+  ///     .switchToLatest()
+  ///     .sink { results in show(results) }
+  /// ```
+  public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
+  where P == Upstream.Output, P.Failure == Upstream.Failure {
+    public typealias Output = P.Output
+    public typealias Failure = P.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// Creates a publisher that flattens nested publishers.
+    @inlinable
+    public init(upstream: Upstream) {
+      self.upstream = upstream
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = Inner(downstream: subscriber)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
+    }
+  }
+}
+
+extension Publishers.SwitchToLatest {
+  /// Subscribes to the upstream and to its latest publisher.
+  ///
+  /// Downstream demand goes straight to the current inner publisher; `demand` counts what the
+  /// downstream asked for and no accepted element has used yet, so that a new inner publisher is
+  /// asked for exactly that much. An element from an inner publisher that has been replaced is
+  /// dropped. Calls into the downstream never overlap: a cancelled inner publisher may still be
+  /// delivering on another thread when the new one starts, so whichever thread sets
+  /// `delivering` owns the downstream, and others queue their element for it.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+    @unchecked Sendable
+  where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    @usableFromInline
+    enum Phase {
+      case active
+      /// A failure waits for the delivering thread.
+      case failing(Failure)
+      case cancelled
+      case done
+    }
+
+    @usableFromInline
+    struct State {
+      @usableFromInline
+      var phase = Phase.active
+      @usableFromInline
+      var upstream: (any Subscription)?
+      @usableFromInline
+      var upstreamReceived = false
+      @usableFromInline
+      var outerFinished = false
+      /// The latest inner publisher's child, until it finishes.
+      @usableFromInline
+      var currentID: Int?
+      /// The latest inner publisher's subscription, once it has arrived.
+      @usableFromInline
+      var current: (any Subscription)?
+      @usableFromInline
+      var nextID = 0
+      @usableFromInline
+      var demand = Subscribers.Demand.none
+      /// Accepted elements waiting for the delivering thread.
+      @usableFromInline
+      var backlog = ValueQueue<P.Output>()
+      @usableFromInline
+      var delivering = false
+
+      @inlinable
+      init() {}
+
+      @inlinable
+      mutating func claimDelivery() -> Bool {
+        if delivering { return false }
+        delivering = true
+        return true
+      }
+
+      /// Forgets the upstream and the current child; returns the subscriptions to cancel.
+      @inlinable
+      mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> [any Subscription] {
+        var cancelled: [any Subscription] = []
+        if includingUpstream, let upstream { cancelled.append(upstream) }
+        if includingCurrent, let current { cancelled.append(current) }
+        upstream = nil
+        current = nil
+        currentID = nil
+        backlog.removeAll()
+        return cancelled
+      }
+    }
+
+    @usableFromInline
+    enum Step {
+      case deliver(P.Output)
+      case complete(Subscribers.Completion<Failure>)
+      case release
+      case idle
+    }
+
+    // Guarded by its own lock.
+    @usableFromInline
+    let state = Locked(State())
+    // Owned by the thread that set `state.delivering`; released when the subscription ends.
+    @usableFromInline @exclusivity(unchecked)
+    var downstream: Downstream?
+    @usableFromInline
+    let census: CensusToken
+    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    @usableFromInline
+    let handle: (Inner, SubscriptionRequest) -> Void
+
+    @usableFromInline
+    var description: String { "SwitchToLatest" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      self.downstream = downstream
+      handle = { inner, request in
+        switch request {
+        case .demand(let demand): inner.handleDemand(demand)
+        case .cancel: inner.handleCancel()
+        }
+      }
+    }
+
+    // MARK: Upstream
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      let accepted = state.withLock { state -> Bool in
+        guard case .active = state.phase, !state.upstreamReceived else { return false }
+        state.upstreamReceived = true
+        state.upstream = subscription
+        return true
+      }
+      guard accepted else {
+        subscription.cancel()
+        return
+      }
+      subscription.request(.unlimited)
+    }
+
+    @inlinable
+    func receive(_ input: P) -> Subscribers.Demand {
+      let switched = state.withLock { state -> (id: Int, previous: (any Subscription)?)? in
+        guard case .active = state.phase, !state.outerFinished else { return nil }
+        let previous = state.current
+        state.current = nil
+        // Elements of the previous publisher that were accepted but not yet delivered are
+        // dropped with it; the demand they had taken goes to the new one.
+        if state.demand != .unlimited { state.demand += state.backlog.count }
+        state.backlog.removeAll()
+        let id = state.nextID
+        state.nextID += 1
+        state.currentID = id
+        return (id, previous)
+      }
+      guard let switched else { return .none }
+      switched.previous?.cancel()
+      input.subscribe(Child(parent: self, id: switched.id))
+      return .none
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      switch completion {
+      case .finished:
+        let owns = state.withLock { state -> Bool in
+          guard case .active = state.phase, !state.outerFinished else { return false }
+          state.outerFinished = true
+          state.upstream = nil
+          return state.currentID == nil && state.claimDelivery()
+        }
+        if owns { drain(more: .none) }
+      case .failure(let error):
+        fail(error, fromChild: false)
+      }
+    }
+
+    // MARK: Children
+
+    @inlinable
+    func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+      let demand = state.withLock { state -> Subscribers.Demand? in
+        guard case .active = state.phase, state.currentID == id, state.current == nil else { return nil }
+        state.current = subscription
+        return state.demand
+      }
+      guard let demand else {
+        subscription.cancel()
+        return
+      }
+      if demand != .none { subscription.request(demand) }
+    }
+
+    @inlinable
+    func childReceived(_ id: Int, _ value: P.Output) -> Subscribers.Demand {
+      let owns = state.withLock { state -> Bool in
+        guard case .active = state.phase, state.currentID == id, state.demand != .none else { return false }
+        if state.demand != .unlimited { state.demand -= 1 }
+        if state.delivering {
+          state.backlog.append(value)
+          return false
+        }
+        state.delivering = true
+        return true
+      }
+      guard owns else { return .none }
+      let more = downstream?.receive(value) ?? .none
+      drain(more: more)
+      return .none
+    }
+
+    @inlinable
+    func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+      switch completion {
+      case .finished:
+        let owns = state.withLock { state -> Bool in
+          guard case .active = state.phase, state.currentID == id else { return false }
+          state.currentID = nil
+          state.current = nil
+          return state.outerFinished && state.claimDelivery()
+        }
+        if owns { drain(more: .none) }
+      case .failure(let error):
+        let isCurrent = state.withLock { state -> Bool in
+          guard case .active = state.phase, state.currentID == id else { return false }
+          state.current = nil
+          return true
+        }
+        if isCurrent { fail(error, fromChild: true) }
+      }
+    }
+
+    // MARK: Downstream
+
+    @usableFromInline
+    func request(_ demand: Subscribers.Demand) {
+      handle(self, .demand(demand))
+    }
+
+    @usableFromInline
+    func cancel() {
+      handle(self, .cancel)
+    }
+
+    @inlinable
+    func handleDemand(_ demand: Subscribers.Demand) {
+      demand.assertPositive()
+      let current = state.withLock { state -> (any Subscription)? in
+        guard case .active = state.phase else { return nil }
+        state.demand += demand
+        return state.current
+      }
+      current?.request(demand)
+    }
+
+    @inlinable
+    func handleCancel() {
+      let ended = state.withLock { state -> ([any Subscription], Bool)? in
+        switch state.phase {
+        case .active, .failing: break
+        case .cancelled, .done: return nil
+        }
+        state.phase = .cancelled
+        return (state.detachAll(includingUpstream: true, includingCurrent: true), state.claimDelivery())
+      }
+      guard let (subscriptions, owns) = ended else { return }
+      for subscription in subscriptions { subscription.cancel() }
+      if owns { drain(more: .none) }
+    }
+
+    // MARK: Delivery
+
+    @inlinable
+    func fail(_ error: Failure, fromChild: Bool) {
+      let ended = state.withLock { state -> ([any Subscription], Bool)? in
+        guard case .active = state.phase else { return nil }
+        state.phase = .failing(error)
+        let subscriptions = state.detachAll(includingUpstream: fromChild, includingCurrent: !fromChild)
+        return (subscriptions, state.claimDelivery())
+      }
+      guard let (subscriptions, owns) = ended else { return }
+      for subscription in subscriptions { subscription.cancel() }
+      if owns { drain(more: .none) }
+    }
+
+    /// Runs while this thread owns delivery: passes the demand the downstream just returned to
+    /// the current publisher, delivers queued elements, and completes when everything has
+    /// finished.
+    @inlinable
+    func drain(more initial: Subscribers.Demand) {
+      var more = initial
+      while true {
+        let (step, forward) = state.withLock { state -> (Step, (any Subscription)?) in
+          switch state.phase {
+          case .active:
+            var forward: (any Subscription)?
+            if more != .none {
+              state.demand += more
+              forward = state.current
+            }
+            if let value = state.backlog.popFirst() {
+              return (.deliver(value), forward)
+            }
+            if state.outerFinished && state.currentID == nil {
+              state.phase = .done
+              return (.complete(.finished), nil)
+            }
+            state.delivering = false
+            return (.idle, forward)
+          case .failing(let error):
+            state.phase = .done
+            return (.complete(.failure(error)), nil)
+          case .cancelled, .done:
+            state.phase = .done
+            return (.release, nil)
+          }
+        }
+        if let forward { forward.request(more) }
+        switch step {
+        case .deliver(let value):
+          more = downstream?.receive(value) ?? .none
+        case .complete(let completion):
+          let downstream = self.downstream
+          self.downstream = nil
+          downstream?.receive(completion: completion)
+          return
+        case .release:
+          downstream = nil
+          return
+        case .idle:
+          return
+        }
+      }
+    }
+  }
+}
+
+extension Publishers.SwitchToLatest.Inner {
+  /// Subscribes to one inner publisher on behalf of the switch. Created when the upstream sends
+  /// a publisher, possibly on another thread, so it takes its census scope from the switch's
+  /// subscription.
+  @usableFromInline
+  final class Child: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+    @usableFromInline
+    typealias Input = P.Output
+    @usableFromInline
+    typealias Failure = P.Failure
+
+    @usableFromInline
+    let parent: Publishers.SwitchToLatest<P, Upstream>.Inner<Downstream>
+    @usableFromInline
+    let id: Int
+    @usableFromInline
+    let census: CensusToken
+
+    @usableFromInline
+    var description: String { "SwitchToLatest" }
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(parent: Publishers.SwitchToLatest<P, Upstream>.Inner<Downstream>, id: Int) {
+      census = CensusToken(Child.self, inheritingFrom: parent)
+      self.parent = parent
+      self.id = id
+    }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      parent.childSubscribed(id, subscription)
+    }
+
+    @inlinable
+    func receive(_ input: P.Output) -> Subscribers.Demand {
+      parent.childReceived(id, input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<P.Failure>) {
+      parent.childCompleted(id, completion)
+    }
+  }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Failure {
+  /// Republishes elements sent by the most recently received publisher.
+  ///
+  /// When a new publisher arrives, the subscription to the previous one is cancelled.
+  ///
+  /// ```swift
+  /// let cancellable = queries
+  ///     .map { query in search(query) }   // a publisher of publishers
+  ///     .switchToLatest()
+  ///     .sink(receiveCompletion: { _ in }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    Publishers.SwitchToLatest(upstream: self)
+  }
+}
+
+extension Publisher where Output: Publisher, Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, when the upstream
+  /// cannot fail and the inner publishers can.
+  ///
+  /// The upstream is given the inner publishers' failure type with `setFailureType(to:)`.
+  ///
+  /// ```swift
+  /// let cancellable = queries   // never fails
+  ///     .map { query in api.search(query) }   // fails with NetworkError
+  ///     .switchToLatest()
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Publishers.SetFailureType<Self, Output.Failure>> {
+    Publishers.SwitchToLatest(upstream: Publishers.SetFailureType(upstream: self))
+  }
+}
+
+extension Publisher where Output: Publisher, Failure == Never, Output.Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, when neither the
+  /// upstream nor the inner publishers can fail.
+  ///
+  /// ```swift
+  /// let cancellable = selection
+  ///     .map { id in model.details(for: id) }
+  ///     .switchToLatest()
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func switchToLatest() -> Publishers.SwitchToLatest<Output, Self> {
+    Publishers.SwitchToLatest(upstream: self)
+  }
+}
+
+extension Publisher where Output: Publisher, Output.Failure == Never {
+  /// Republishes elements sent by the most recently received publisher, when the inner
+  /// publishers cannot fail and the upstream can.
+  ///
+  /// The inner publishers are given the upstream's failure type with `setFailureType(to:)`.
+  ///
+  /// ```swift
+  /// let cancellable = sessions   // fails with SessionError
+  ///     .map { session in session.$status }   // never fails
+  ///     .switchToLatest()
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func switchToLatest()
+    -> Publishers.SwitchToLatest<
+      Publishers.SetFailureType<Output, Failure>, Publishers.Map<Self, Publishers.SetFailureType<Output, Failure>>
+    >
+  {
+    Publishers.SwitchToLatest(upstream: Publishers.Map(upstream: self) { Publishers.SetFailureType(upstream: $0) })
+  }
+}

@@ -1,0 +1,159 @@
+extension Publishers {
+  /// A publisher that republishes all elements that match a provided error-throwing closure.
+  ///
+  /// A thrown error cancels the upstream publisher and fails the stream with that error.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 0, 4].publisher
+  ///     .tryFilter { value -> Bool in
+  ///         guard value != 0 else { throw ZeroError() }
+  ///         return value.isMultiple(of: 2)
+  ///     }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 2, failure
+  /// ```
+  public struct TryFilter<Upstream: Publisher>: Publisher {
+    public typealias Output = Upstream.Output
+    public typealias Failure = any Error
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// An error-throwing closure that indicates whether to republish an element.
+    public let isIncluded: (Upstream.Output) throws -> Bool
+
+    /// Creates a publisher that republishes all elements that match a provided error-throwing
+    /// closure.
+    @inlinable
+    public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+      self.upstream = upstream
+      self.isIncluded = isIncluded
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+    }
+  }
+}
+
+extension Publishers.TryFilter {
+  /// Fuses an error-throwing `filter` into this `tryFilter`: one `Publishers.TryFilter` that
+  /// republishes elements matching both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+  ///     subject.tryFilter { try isAllowed($0) }.filter { $0 > 0 }
+  /// ```
+  @inlinable
+  public func filter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    let first = self.isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+  }
+
+  /// Fuses a second `tryFilter` into this one: one `Publishers.TryFilter` that republishes
+  /// elements matching both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
+  ///     subject.tryFilter { try isAllowed($0) }.tryFilter { try isFresh($0) }
+  /// ```
+  @inlinable
+  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
+    let first = self.isIncluded
+    return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
+  }
+}
+
+extension Publishers.TryFilter {
+  /// Forwards the upstream subscription to downstream and keeps it only to cancel it when the
+  /// closure throws; a value filtered out is replaced by asking upstream for one more.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
+  where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
+    @usableFromInline @exclusivity(unchecked)
+    var downstream: Downstream?
+    // Owned like `downstream`.
+    @usableFromInline @exclusivity(unchecked)
+    var upstream: (any Subscription)?
+    @usableFromInline
+    let isIncluded: (Upstream.Output) throws -> Bool
+    @usableFromInline
+    let census: CensusToken
+
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      self.downstream = downstream
+      self.isIncluded = isIncluded
+    }
+
+    @usableFromInline
+    var description: String { "TryFilter" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      guard upstream == nil, let downstream else {
+        subscription.cancel()
+        return
+      }
+      upstream = subscription
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      guard let downstream else { return .none }
+      let included: Bool
+      do {
+        included = try isIncluded(input)
+      } catch {
+        fail(error)
+        return .none
+      }
+      return included ? downstream.receive(input) : .max(1)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      guard let downstream else { return }
+      self.downstream = nil
+      upstream = nil
+      downstream.receive(completion: completion.mapFailure { $0 as any Error })
+    }
+
+    @inlinable
+    func fail(_ error: any Error) {
+      let downstream = self.downstream
+      let upstream = self.upstream
+      self.downstream = nil
+      self.upstream = nil
+      upstream?.cancel()
+      downstream?.receive(completion: .failure(error))
+    }
+  }
+}
+
+extension Publisher {
+  /// Republishes all elements that match a provided error-throwing closure.
+  ///
+  /// If the closure throws, the publisher cancels its upstream and fails with the error.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///     .tryFilter { try isAllowed($0) }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
+  /// ```
+  @inlinable
+  public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
+    Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
+  }
+}

@@ -1,0 +1,180 @@
+extension Publishers {
+  /// A publisher that transforms all elements from the upstream publisher with a provided
+  /// error-throwing closure.
+  ///
+  /// A thrown error cancels the upstream publisher and fails the stream with that error.
+  ///
+  /// ```swift
+  /// struct Negative: Error {}
+  /// let cancellable = [1, -2, 3].publisher
+  ///     .tryMap { value -> Int in
+  ///         guard value >= 0 else { throw Negative() }
+  ///         return value * 10
+  ///     }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 10, failure
+  /// ```
+  public struct TryMap<Upstream: Publisher, Output>: Publisher {
+    public typealias Failure = any Error
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The error-throwing closure that transforms elements from the upstream publisher.
+    public let transform: (Upstream.Output) throws -> Output
+
+    /// Creates a publisher that transforms all elements from the upstream publisher with a
+    /// provided error-throwing closure.
+    @inlinable
+    public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output) {
+      self.upstream = upstream
+      self.transform = transform
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
+      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+    }
+  }
+}
+
+extension Publishers.Map {
+  /// Fuses a `tryMap` into this `map`: one `Publishers.TryMap` applying both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> =
+  ///     subject.map { $0 * 2 }.tryMap { try check($0) }
+  /// ```
+  @inlinable
+  public func tryMap<Result>(
+    _ transform: @escaping (Output) throws -> Result
+  ) -> Publishers.TryMap<Upstream, Result> {
+    let first = self.transform
+    return Publishers.TryMap(upstream: upstream) { try transform(first($0)) }
+  }
+}
+
+extension Publishers.TryMap {
+  /// Fuses a `map` into this `tryMap`: one `Publishers.TryMap` applying both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, String> =
+  ///     subject.tryMap { try check($0) }.map { "\($0)" }
+  /// ```
+  @inlinable
+  public func map<Result>(_ transform: @escaping (Output) -> Result) -> Publishers.TryMap<Upstream, Result> {
+    let first = self.transform
+    return Publishers.TryMap(upstream: upstream) { transform(try first($0)) }
+  }
+
+  /// Fuses a second `tryMap` into this one: one `Publishers.TryMap` applying both closures.
+  ///
+  /// ```swift
+  /// let fused: Publishers.TryMap<PassthroughSubject<Int, Never>, Int> =
+  ///     subject.tryMap { try check($0) }.tryMap { try check($0 + 1) }
+  /// ```
+  @inlinable
+  public func tryMap<Result>(
+    _ transform: @escaping (Output) throws -> Result
+  ) -> Publishers.TryMap<Upstream, Result> {
+    let first = self.transform
+    return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
+  }
+}
+
+extension Publishers.TryMap {
+  /// Forwards the upstream subscription to downstream (requests and cancels go straight up) and
+  /// keeps it only to cancel it when the closure throws.
+  @usableFromInline
+  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
+  where Downstream.Input == Output, Downstream.Failure == any Error {
+    @usableFromInline
+    typealias Input = Upstream.Output
+    @usableFromInline
+    typealias Failure = Upstream.Failure
+
+    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
+    @usableFromInline @exclusivity(unchecked)
+    var downstream: Downstream?
+    // Owned like `downstream`.
+    @usableFromInline @exclusivity(unchecked)
+    var upstream: (any Subscription)?
+    @usableFromInline
+    let transform: (Upstream.Output) throws -> Output
+    @usableFromInline
+    let census: CensusToken
+
+    @usableFromInline
+    var censusScope: CensusScope? { census.scope }
+
+    @inlinable
+    init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
+      census = CensusToken(Inner.self, inheritingFrom: downstream)
+      self.downstream = downstream
+      self.transform = transform
+    }
+
+    @usableFromInline
+    var description: String { "TryMap" }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      guard upstream == nil, let downstream else {
+        subscription.cancel()
+        return
+      }
+      upstream = subscription
+      downstream.receive(subscription: subscription)
+    }
+
+    @inlinable
+    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+      guard let downstream else { return .none }
+      let output: Output
+      do {
+        output = try transform(input)
+      } catch {
+        fail(error)
+        return .none
+      }
+      return downstream.receive(output)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+      guard let downstream else { return }
+      self.downstream = nil
+      upstream = nil
+      downstream.receive(completion: completion.mapFailure { $0 as any Error })
+    }
+
+    @inlinable
+    func fail(_ error: any Error) {
+      let downstream = self.downstream
+      let upstream = self.upstream
+      self.downstream = nil
+      self.upstream = nil
+      upstream?.cancel()
+      downstream?.receive(completion: .failure(error))
+    }
+  }
+}
+
+extension Publisher {
+  /// Transforms all elements from the upstream publisher with a provided error-throwing
+  /// closure.
+  ///
+  /// If the closure throws, the publisher cancels its upstream and fails with the error.
+  ///
+  /// ```swift
+  /// let cancellable = ["1", "x"].publisher
+  ///     .tryMap { text -> Int in
+  ///         guard let value = Int(text) else { throw ParseError() }
+  ///         return value
+  ///     }
+  ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 1, failure
+  /// ```
+  @inlinable
+  public func tryMap<T>(_ transform: @escaping (Output) throws -> T) -> Publishers.TryMap<Self, T> {
+    Publishers.TryMap(upstream: self, transform: transform)
+  }
+}

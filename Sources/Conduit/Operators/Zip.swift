@@ -1,0 +1,290 @@
+extension Publishers {
+  /// A publisher created by applying the zip function to two upstream publishers.
+  ///
+  /// It waits until every upstream has published an element, then publishes the oldest
+  /// unconsumed element of each together as a tuple; elements wait, per upstream, until they
+  /// can be paired. It finishes as soon as an upstream has finished and none of its elements is
+  /// left to pair (cancelling the others), and fails with the first upstream failure. A request
+  /// from the subscriber is passed to every upstream, as in Combine.
+  ///
+  /// ```swift
+  /// let numbers = PassthroughSubject<Int, Never>()
+  /// let letters = PassthroughSubject<String, Never>()
+  /// let cancellable = Publishers.Zip(numbers, letters)
+  ///     .sink { print($0) }
+  /// numbers.send(1)
+  /// numbers.send(2)
+  /// letters.send("a")   // prints (1, "a")
+  /// ```
+  public struct Zip<A, B>: Publisher
+  where A: Publisher, B: Publisher, A.Failure == B.Failure {
+    public typealias Output = (A.Output, B.Output)
+    public typealias Failure = A.Failure
+
+    /// The first upstream publisher.
+    public let a: A
+
+    /// The second upstream publisher.
+    public let b: B
+
+    /// Creates a publisher that applies the zip function to two upstream publishers.
+    @inlinable
+    public init(_ a: A, _ b: B) {
+      self.a = a
+      self.b = b
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let strategy = ZipStrategy<A.Output, B.Output>(inheritingFrom: subscriber)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
+        .attach(a, slot: strategy.slots.all.0)
+        .attach(b, slot: strategy.slots.all.1)
+    }
+  }
+
+  /// A publisher created by applying the zip function to three upstream publishers.
+  ///
+  /// It behaves as ``Publishers/Zip``, with three upstreams.
+  ///
+  /// ```swift
+  /// let cancellable = Publishers.Zip3(p1, p2, p3)
+  ///     .sink { print($0) }
+  /// ```
+  public struct Zip3<A, B, C>: Publisher
+  where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure {
+    public typealias Output = (A.Output, B.Output, C.Output)
+    public typealias Failure = A.Failure
+
+    /// The first upstream publisher.
+    public let a: A
+
+    /// The second upstream publisher.
+    public let b: B
+
+    /// The third upstream publisher.
+    public let c: C
+
+    /// Creates a publisher that applies the zip function to three upstream publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C) {
+      self.a = a
+      self.b = b
+      self.c = c
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let strategy = ZipStrategy<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
+        .attach(a, slot: strategy.slots.all.0)
+        .attach(b, slot: strategy.slots.all.1)
+        .attach(c, slot: strategy.slots.all.2)
+    }
+  }
+
+  /// A publisher created by applying the zip function to four upstream publishers.
+  ///
+  /// It behaves as ``Publishers/Zip``, with four upstreams.
+  ///
+  /// ```swift
+  /// let cancellable = Publishers.Zip4(p1, p2, p3, p4)
+  ///     .sink { print($0) }
+  /// ```
+  public struct Zip4<A, B, C, D>: Publisher
+  where
+    A: Publisher, B: Publisher, C: Publisher, D: Publisher, A.Failure == B.Failure, B.Failure == C.Failure,
+    C.Failure == D.Failure
+  {
+    public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+    public typealias Failure = A.Failure
+
+    /// The first upstream publisher.
+    public let a: A
+
+    /// The second upstream publisher.
+    public let b: B
+
+    /// The third upstream publisher.
+    public let c: C
+
+    /// The fourth upstream publisher.
+    public let d: D
+
+    /// Creates a publisher that applies the zip function to four upstream publishers.
+    @inlinable
+    public init(_ a: A, _ b: B, _ c: C, _ d: D) {
+      self.a = a
+      self.b = b
+      self.c = c
+      self.d = d
+    }
+
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let strategy = ZipStrategy<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
+        .attach(a, slot: strategy.slots.all.0)
+        .attach(b, slot: strategy.slots.all.1)
+        .attach(c, slot: strategy.slots.all.2)
+        .attach(d, slot: strategy.slots.all.3)
+    }
+  }
+}
+
+extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
+  /// Two zips are equal when their upstreams are equal.
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.a == rhs.a && lhs.b == rhs.b
+  }
+}
+
+extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {
+  /// Two zips are equal when their upstreams are equal.
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
+  }
+}
+
+extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
+  /// Two zips are equal when their upstreams are equal.
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
+  }
+}
+
+extension Publisher {
+  /// Combines elements from another publisher to deliver tuples of elements: the oldest unconsumed
+  /// element of each, as a tuple.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2)
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P>(_ other: P) -> Publishers.Zip<Self, P>
+  where P: Publisher, Self.Failure == P.Failure {
+    Publishers.Zip(self, other)
+  }
+
+  /// Combines elements from another publisher and delivers a transformation of the oldest unconsumed
+  /// element of each.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2) { a, b in "\(a)\(b)" }
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P, T>(
+    _ other: P, _ transform: @escaping (Output, P.Output) -> T
+  ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
+  where P: Publisher, Self.Failure == P.Failure {
+    Publishers.Zip(self, other).map { transform($0.0, $0.1) }
+  }
+
+  /// Combines elements from two other publishers to deliver tuples of elements: the oldest unconsumed
+  /// element of each, as a tuple.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2, p3)
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.Zip3<Self, P, Q>
+  where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
+    Publishers.Zip3(self, publisher1, publisher2)
+  }
+
+  /// Combines elements from two other publishers and delivers a transformation of the oldest unconsumed
+  /// element of each.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2, p3) { a, b, c in "\(a)\(b)\(c)" }
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P, Q, T>(
+    _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
+  ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
+  where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
+    Publishers.Zip3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+  }
+
+  /// Combines elements from three other publishers to deliver tuples of elements: the oldest unconsumed
+  /// element of each, as a tuple.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2, p3, p4)
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
+  where
+    P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
+  {
+    Publishers.Zip4(self, publisher1, publisher2, publisher3)
+  }
+
+  /// Combines elements from three other publishers and delivers a transformation of the oldest unconsumed
+  /// element of each.
+  ///
+  /// ```swift
+  /// let cancellable = p1.zip(p2, p3, p4) { a, b, c, d in "\(a)\(b)\(c)\(d)" }
+  ///     .sink { print($0) }
+  /// ```
+  @inlinable
+  public func zip<P, Q, R, T>(
+    _ publisher1: P, _ publisher2: Q, _ publisher3: R,
+    _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
+  ) -> Publishers.Map<Publishers.Zip4<Self, P, Q, R>, T>
+  where
+    P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
+  {
+    Publishers.Zip4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+  }
+}
+
+/// Zips values: an output takes the oldest queued value of every upstream, once each has one.
+@usableFromInline
+struct ZipStrategy<each Value>: CombiningStrategy {
+  @usableFromInline
+  let slots: CombiningSlots<repeat each Value>
+
+  @inlinable
+  init(inheritingFrom related: Any) {
+    slots = CombiningSlots(inheritingFrom: related)
+  }
+
+  @inlinable
+  static var description: String { "Zip" }
+  @inlinable
+  static var requestsOneAtATime: Bool { false }
+  @inlinable
+  static var dropsOutputWithoutDemand: Bool { false }
+
+  @inlinable
+  static func store<Input>(_ value: Input, in slot: CombiningSlot<Input>) {
+    slot.queued.append(value)
+  }
+
+  @inlinable
+  mutating func takeOutput(after index: Int) -> (repeat each Value)? {
+    guard slots.allQueued else { return nil }
+    let output = slots.popOldest()
+    return output
+  }
+
+  /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
+  @inlinable
+  func isExhausted(_ progress: UpstreamProgress) -> Bool {
+    progress.finishedCount > 0 && slots.finishedSlotIsEmpty(progress)
+  }
+
+  @inlinable
+  mutating func release() {
+    slots.removeAll()
+  }
+}

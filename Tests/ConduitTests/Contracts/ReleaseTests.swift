@@ -1,0 +1,315 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+/// DESIGN.md §2.7: on completion, failure or cancel a subscription drops its references to
+/// upstream, downstream and user closures. Each test checks twice: a weak reference shows the
+/// pipeline let go at once, while its token, subject or subscription is still held; a nested
+/// leak check around the pipeline, with the long-lived publisher outside it, shows that the
+/// publisher kept none of the pipeline's framework objects.
+@Suite(.leakChecked)
+struct ReleaseTests {
+  // MARK: Subject → sink
+
+  @Test(arguments: PipelineEnding.allCases)
+  func passthroughToSinkDropsEverything(ending: PipelineEnding) throws {
+    let subject = PassthroughSubject<Int, Oops>()
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = subject.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+      }
+      subject.send(1)
+      #expect(weakCaptured?.touches == 1)
+
+      end(ending, subject: subject, token: token)
+
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+  }
+
+  @Test(arguments: PipelineEnding.allCases)
+  func currentValueToSinkDropsEverything(ending: PipelineEnding) throws {
+    let subject = CurrentValueSubject<Int, Oops>(0)
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = subject.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+      }
+      #expect(weakCaptured?.touches == 1)
+
+      end(ending, subject: subject, token: token)
+
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+  }
+
+  @Test(arguments: PipelineEnding.allCases)
+  func subjectSubscriptionDropsItsSubscriber(ending: PipelineEnding) throws {
+    let subject = PassthroughSubject<Int, Oops>()
+    try withLeakCheck { tracker in
+      weak var weakHolder: SubscriptionHolder<Int, Oops>?
+      let subscription: (any Subscription)?
+      do {
+        let holder = tracker.track(SubscriptionHolder<Int, Oops>())
+        weakHolder = holder
+        subject.subscribe(holder)
+        subscription = holder.subscription
+      }
+      subscription?.request(.unlimited)
+      subject.send(1)
+      #expect(weakHolder?.values == [1])
+
+      switch ending {
+      case .finished: subject.send(completion: .finished)
+      case .failed: subject.send(completion: .failure(Oops()))
+      case .cancelled: subscription?.cancel()
+      }
+
+      #expect(weakHolder == nil)
+      withExtendedLifetime(subscription) {}
+    }
+  }
+
+  @Test func subjectReleasedWithoutCompletionFreesItsSubscribers() throws {
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    try withLeakCheck { tracker in
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      let subscriber = tracker.track(TestSubscriber<Int, Never>())
+      subject.subscribe(subscriber)
+      subject.send(1)
+      subscriber.cancel()
+    }
+    #expect(weakSubject == nil)
+  }
+
+  @Test func relayFinishedByItsUpstreamDropsTheUpstream() throws {
+    let relay = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    relay.subscribe(subscriber)
+    try withLeakCheck { _ in
+      let upstream = PassthroughSubject<Int, Never>()
+      let token = upstream.subscribe(relay)
+      upstream.send(1)
+      upstream.send(completion: .finished)
+      withExtendedLifetime(token) {}
+    }
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  // MARK: Future
+
+  @Test(arguments: PipelineEnding.allCases)
+  func futureToSinkDropsEverything(ending: PipelineEnding) throws {
+    let promiseBox = PromiseBox()
+    let future = Future<Int, Oops> { promise in promiseBox.promise = promise }
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = future.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+      }
+
+      switch ending {
+      case .finished: promiseBox.promise?(.success(1))
+      case .failed: promiseBox.promise?(.failure(Oops()))
+      case .cancelled: token.cancel()
+      }
+
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+    promiseBox.promise = nil
+  }
+
+  @Test func futureSubscriptionHoldingAValueDropsItsSubscriberOnCancel() throws {
+    let future = Future<Int, Never> { promise in promise(.success(1)) }
+    try withLeakCheck { tracker in
+      weak var weakHolder: SubscriptionHolder<Int, Never>?
+      let subscription: (any Subscription)?
+      do {
+        let holder = tracker.track(SubscriptionHolder<Int, Never>())
+        weakHolder = holder
+        future.subscribe(holder)
+        subscription = holder.subscription
+      }
+      #expect(weakHolder != nil)
+
+      subscription?.cancel()
+
+      #expect(weakHolder == nil)
+      withExtendedLifetime(subscription) {}
+    }
+  }
+
+  // MARK: Just
+
+  @Test func justSubscriptionDropsItsSubscriberOnCompletion() {
+    weak var weakHolder: SubscriptionHolder<Int, Never>?
+    let subscription: (any Subscription)?
+    do {
+      let holder = SubscriptionHolder<Int, Never>()
+      weakHolder = holder
+      Just(1).subscribe(holder)
+      subscription = holder.subscription
+      subscription?.request(.max(1))
+      #expect(holder.values == [1])
+      #expect(holder.finished)
+    }
+    #expect(weakHolder == nil)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func justSubscriptionDropsItsSubscriberOnCancel() {
+    weak var weakHolder: SubscriptionHolder<Int, Never>?
+    let subscription: (any Subscription)?
+    do {
+      let holder = SubscriptionHolder<Int, Never>()
+      weakHolder = holder
+      Just(1).subscribe(holder)
+      subscription = holder.subscription
+    }
+    #expect(weakHolder != nil)
+
+    subscription?.cancel()
+
+    #expect(weakHolder == nil)
+    subscription?.request(.max(1))
+  }
+
+  @Test func justToSinkReleasesCapturedObjects() throws {
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = Just(1).sink { _ in captured.touch() }
+      }
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+  }
+
+  // MARK: Sequence
+
+  @Test(arguments: PipelineEnding.allCases)
+  func sequenceSubscriptionDropsItsSubscriber(ending: PipelineEnding) {
+    weak var weakHolder: SubscriptionHolder<Int, Oops>?
+    let subscription: (any Subscription)?
+    do {
+      let holder = SubscriptionHolder<Int, Oops>()
+      weakHolder = holder
+      let completion: Subscribers.Completion<Oops> = ending == .failed ? .failure(Oops()) : .finished
+      Record(output: [1, 2, 3], completion: completion).subscribe(holder)
+      subscription = holder.subscription
+    }
+    subscription?.request(.max(1))
+    #expect(weakHolder?.values == [1])
+
+    switch ending {
+    case .finished, .failed: subscription?.request(.unlimited)
+    case .cancelled: subscription?.cancel()
+    }
+
+    #expect(weakHolder == nil)
+    withExtendedLifetime(subscription) {}
+  }
+
+  @Test func sequenceToSinkReleasesCapturedObjects() throws {
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = (1...3).publisher.sink { _ in captured.touch() }
+        #expect(captured.touches == 3)
+      }
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+  }
+
+  // MARK: Assign
+
+  @Test(arguments: [PipelineEnding.finished, .cancelled])
+  func assignDropsItsObject(ending: PipelineEnding) throws {
+    let subject = PassthroughSubject<Int, Never>()
+    try withLeakCheck { tracker in
+      weak var weakCaptured: Captured?
+      let token: AnyCancellable
+      do {
+        let captured = tracker.track(Captured())
+        weakCaptured = captured
+        token = subject.assign(to: \.touches, on: captured)
+      }
+      subject.send(5)
+      #expect(weakCaptured?.touches == 5)
+
+      if ending == .cancelled { token.cancel() } else { subject.send(completion: .finished) }
+
+      #expect(weakCaptured == nil)
+      withExtendedLifetime(token) {}
+    }
+  }
+}
+
+/// How a pipeline ends.
+enum PipelineEnding: CaseIterable, Sendable {
+  case finished
+  case failed
+  case cancelled
+}
+
+private func end(_ ending: PipelineEnding, subject: some Subject<Int, Oops>, token: AnyCancellable) {
+  switch ending {
+  case .finished: subject.send(completion: .finished)
+  case .failed: subject.send(completion: .failure(Oops()))
+  case .cancelled: token.cancel()
+  }
+}
+
+private struct Oops: Error, Equatable {}
+
+/// An object captured by a pipeline's closures, watched through a weak reference.
+private final class Captured {
+  var touches = 0
+  func touch() { touches += 1 }
+}
+
+private final class PromiseBox {
+  var promise: Future<Int, Oops>.Promise?
+}
+
+/// A subscriber that keeps its subscription and requests nothing by itself, so that only the
+/// subscription letting go of it can free it.
+private final class SubscriptionHolder<Input, Failure: Error>: Subscriber {
+  private(set) var subscription: (any Subscription)?
+  private(set) var values: [Input] = []
+  private(set) var finished = false
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    values.append(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    finished = true
+  }
+}

@@ -1,0 +1,175 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct CollectByCountTests {
+  @Test func publishesEachArrayAsItFillsAndTheRemainderOnFinish() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let collect: Publishers.CollectByCount<ReducingUpstream<Int, Never>> = upstream.collect(2)
+    let subscriber = TestSubscriber<[Int], Never>()
+    collect.subscribe(subscriber)
+
+    upstream.send(1)
+    #expect(subscriber.values.isEmpty)
+    upstream.send(2)
+    #expect(subscriber.values == [[1, 2]])
+    upstream.send(3)
+    upstream.send(4)
+    upstream.send(5)
+    #expect(subscriber.values == [[1, 2], [3, 4]])
+    upstream.send(completion: .finished)
+
+    #expect(
+      subscriber.events == [
+        .subscription, .value([1, 2]), .value([3, 4]), .value([5]), .completion(.finished),
+      ])
+    #expect(collect.count == 2)
+  }
+
+  @Test func finishesWithoutAnEmptyRemainder() {
+    let subscriber = TestSubscriber<[Int], Never>()
+    (1...4).publisher.collect(2).subscribe(subscriber)
+
+    #expect(subscriber.events == [.subscription, .value([1, 2]), .value([3, 4]), .completion(.finished)])
+  }
+
+  @Test func countsDemandInArrays() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none, demandPerValue: .max(2))
+    upstream.collect(3).subscribe(subscriber)
+    #expect(upstream.requests.isEmpty)
+
+    subscriber.request(.max(2))
+    #expect(upstream.requests == [.max(6)])
+
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    // The subscriber answers each array with two more: six more elements.
+    #expect(upstream.send(3) == .max(6))
+    #expect(subscriber.values == [[1, 2, 3]])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func unlimitedDemandStaysUnlimited() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(1_000).subscribe(subscriber)
+
+    #expect(upstream.requests == [.unlimited])
+    subscriber.cancel()
+  }
+
+  @Test func aFailureDropsThePartialBuffer() {
+    let upstream = ReducingUpstream<Int, ReducingError>()
+    let subscriber = TestSubscriber<[Int], ReducingError>()
+    upstream.collect(3).subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(4)
+    upstream.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .value([1, 2, 3]), .completion(.failure(.upstream))])
+  }
+
+  @Test func ignoresEverythingAfterTheCompletion() {
+    let upstream = ReducingUpstream<Int, ReducingError>()
+    let subscriber = TestSubscriber<[Int], ReducingError>()
+    upstream.collect(1).subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(2).subscribe(subscriber)
+    let subscription = subscriber.subscription
+
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    subscription?.request(.max(1))
+
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func cancelFromInsideTheRemainderSuppressesTheCompletion() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    subscriber.onValue { [unowned subscriber] _ in subscriber.cancel() }
+    upstream.collect(2).subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value([1])])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aSecondSubscriptionIsCancelled() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(2).subscribe(subscriber)
+    let second = ReducingUpstream<Int, Never>.Recorder()
+
+    upstream.sendSubscription(second)
+
+    #expect(second.cancelCount == 1)
+    #expect(subscriber.subscriptionCount == 1)
+    subscriber.cancel()
+  }
+
+  @Test func requestsOneAtATimeFromASequence() {
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(1))
+    (1...7).publisher.collect(3).subscribe(subscriber)
+    #expect(subscriber.values == [[1, 2, 3]])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [[1, 2, 3], [4, 5, 6]])
+    #expect(subscriber.completion == nil)
+
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [[1, 2, 3], [4, 5, 6], [7]])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func isEquatableWhenItsUpstreamIs() {
+    #expect(Just(1).collect(2) == Just(1).collect(2))
+    #expect(Just(1).collect(2) != Just(1).collect(3))
+    #expect(Just(1).collect(2) != Just(2).collect(2))
+  }
+
+  @Test func collectZeroStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Just(1).collect(0)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("collect(0): the count must be at least 1"))
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
+      PassthroughSubject<Int, Never>().collect(2).subscribe(subscriber)
+      subscriber.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("request(.none)"))
+  }
+}

@@ -1,0 +1,76 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct CollectTests {
+  @Test func publishesEveryValueAsOneArrayOnFinish() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let collect: Publishers.Collect<ReducingUpstream<Int, Never>> = upstream.collect()
+    let subscriber = TestSubscriber<[Int], Never>()
+    collect.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.values.isEmpty)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value([1, 2, 3]), .completion(.finished)])
+  }
+
+  @Test func anEmptyUpstreamPublishesAnEmptyArray() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect().subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value([]), .completion(.finished)])
+  }
+
+  @Test func requestsUnlimitedAndHoldsTheArrayUntilDemand() {
+    let upstream = ReducingUpstream<String, Never>()
+    let subscriber = TestSubscriber<[String], Never>(initialDemand: .none)
+    upstream.collect().subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send("x")
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(["x"]), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aFailureDropsTheCollectedValues() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<[Int], ReducingError>()
+    subject.collect().subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(.upstream))])
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect().subscribe(subscriber)
+
+    upstream.send(1)
+    subscriber.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription])
+  }
+
+  @Test func isEquatableWhenItsUpstreamIs() {
+    #expect(Publishers.Collect(upstream: Just(1)) == Publishers.Collect(upstream: Just(1)))
+    #expect(Publishers.Collect(upstream: Just(1)) != Publishers.Collect(upstream: Just(2)))
+  }
+}

@@ -1,0 +1,170 @@
+import ConduitTesting
+import Synchronization
+import Testing
+
+@testable import Conduit
+
+/// The machinery `merge`, `zip` and `combineLatest` share, seen through all three.
+@Suite(.leakChecked)
+struct CombiningSubscriptionTests {
+  @Test func describesItselfWithCombinesNames() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let merged = TestSubscriber<Int, Never>()
+    let zipped = TestSubscriber<(Int, Int), Never>()
+    let combined = TestSubscriber<(Int, Int), Never>()
+    first.merge(with: second).subscribe(merged)
+    first.zip(second).subscribe(zipped)
+    first.combineLatest(second).subscribe(combined)
+
+    #expect(merged.subscription.map { "\($0)" } == "Merge")
+    #expect(zipped.subscription.map { "\($0)" } == "Zip")
+    #expect(combined.subscription.map { "\($0)" } == "CombineLatest")
+    for subscription in [merged.subscription, zipped.subscription, combined.subscription] {
+      subscription?.cancel()
+    }
+  }
+
+  @Test func downstreamGetsItsSubscriptionBeforeAnyValueOfASynchronousUpstream() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Just(1).merge(with: Just(2)).subscribe(subscriber)
+
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancellingInsideReceiveSubscriptionCancelsEachUpstreamAsItSubscribes() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subscriber = CancelOnSubscribe<(Int, Int)>()
+    first.zip(second).subscribe(subscriber)
+
+    #expect(first.cancelled)
+    #expect(second.cancelled)
+    #expect(first.requests.isEmpty)
+  }
+
+  @Test func anUpstreamThatSubscribesLateIsAskedForEverythingRequestedSoFar() {
+    let first = CombiningProbe<Int, Never>()
+    let late = CombiningProbe<Int, Never>(subscribesImmediately: false)
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(2))
+    first.zip(late).subscribe(subscriber)
+    subscriber.request(.max(3))
+    late.giveSubscription()
+
+    #expect(first.requests == [.max(2), .max(3)])
+    #expect(late.requests == [.max(5)])
+    subscriber.cancel()
+    #expect(first.cancelled && late.cancelled)
+  }
+
+  @Test func aSecondSubscriptionFromOneUpstreamIsCancelled() {
+    let twice = SubscribesTwice<Int>()
+    let other = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    twice.merge(with: other).subscribe(subscriber)
+
+    #expect(twice.first.cancelled == false)
+    #expect(twice.second.cancelled)
+    subscriber.cancel()
+    #expect(twice.first.cancelled)
+  }
+
+  @Test func releasesTheDownstreamAndUpstreamsWhenItCompletes() {
+    weak var weakSubscriber: TestSubscriber<(Int, Int), Never>?
+    do {
+      let subscriber = TestSubscriber<(Int, Int), Never>()
+      weakSubscriber = subscriber
+      Just(1).combineLatest(Just(2)).subscribe(subscriber)
+      #expect(subscriber.completion == .finished)
+    }
+    #expect(weakSubscriber == nil)
+  }
+}
+
+/// A publisher for tests: records what its one subscriber asks of it, and lets the test send
+/// values and a completion (without checking demand: tests check what was requested).
+final class CombiningProbe<Output, Failure: Error>: Publisher, Subscription, @unchecked Sendable {
+  private struct State {
+    var subscriber: AnySubscriber<Output, Failure>?
+    var requests: [Subscribers.Demand] = []
+    var cancelled = false
+  }
+
+  // Guarded by its own lock.
+  private let state = Mutex(UncheckedState(State()))
+  private let subscribesImmediately: Bool
+
+  /// A probe that gives its subscriber the subscription at once, or only on `giveSubscription()`.
+  init(subscribesImmediately: Bool = true) {
+    self.subscribesImmediately = subscribesImmediately
+  }
+
+  /// The demands requested, in order, including those returned from `receive(_:)`.
+  var requests: [Subscribers.Demand] { withState { $0.requests } }
+  var cancelled: Bool { withState { $0.cancelled } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    withState { $0.subscriber = AnySubscriber(subscriber) }
+    if subscribesImmediately { subscriber.receive(subscription: self) }
+  }
+
+  func giveSubscription() {
+    withState { $0.subscriber }?.receive(subscription: self)
+  }
+
+  func send(_ value: Output) {
+    guard let subscriber = withState({ $0.subscriber }) else { return }
+    let more = subscriber.receive(value)
+    if more > 0 { withState { $0.requests.append(more) } }
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let subscriber = withState { state -> AnySubscriber<Output, Failure>? in
+      defer { state.subscriber = nil }
+      return state.subscriber
+    }
+    subscriber?.receive(completion: completion)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    withState { $0.requests.append(demand) }
+  }
+
+  func cancel() {
+    withState { state in
+      state.cancelled = true
+      state.subscriber = nil
+    }
+  }
+
+  private func withState<R>(_ body: (inout State) -> R) -> R {
+    state.withLock { UncheckedState(body(&$0.value)) }.value
+  }
+}
+
+/// Carries test state through `Mutex.withLock`.
+struct UncheckedState<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Cancels its subscription as soon as it gets it.
+private final class CancelOnSubscribe<Input>: Subscriber {
+  typealias Failure = Never
+  func receive(subscription: any Subscription) { subscription.cancel() }
+  func receive(_ input: Input) -> Subscribers.Demand { .none }
+  func receive(completion: Subscribers.Completion<Never>) {}
+}
+
+/// Misbehaves: gives its subscriber two subscriptions.
+private struct SubscribesTwice<Output>: Publisher {
+  typealias Failure = Never
+  let first = CombiningProbe<Output, Never>()
+  let second = CombiningProbe<Output, Never>()
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    subscriber.receive(subscription: first)
+    subscriber.receive(subscription: second)
+  }
+}

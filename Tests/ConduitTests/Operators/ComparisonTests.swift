@@ -1,0 +1,139 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+/// An element ordered by `rank` only, to tell equal elements apart.
+private struct Ranked: Equatable {
+  let rank: Int
+  let tag: String
+}
+
+@Suite(.leakChecked)
+struct ComparisonTests {
+  @Test func minAndMaxPublishTheExtremesOnFinish() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let minimum = TestSubscriber<Int, Never>()
+    let maximum = TestSubscriber<Int, Never>()
+    let min: Publishers.Comparison<ReducingUpstream<Int, Never>> = upstream.min()
+    min.subscribe(minimum)
+    upstream.send(3)
+    upstream.send(-1)
+    upstream.send(8)
+    upstream.send(completion: .finished)
+
+    let other = ReducingUpstream<Int, Never>()
+    other.max().subscribe(maximum)
+    other.send(3)
+    other.send(-1)
+    other.send(8)
+    other.send(2)
+    other.send(completion: .finished)
+
+    #expect(minimum.events == [.subscription, .value(-1), .completion(.finished)])
+    #expect(maximum.events == [.subscription, .value(8), .completion(.finished)])
+  }
+
+  @Test func byClosureUsesTheGivenOrdering() {
+    let words = ["pear", "fig", "banana", "kiwi"]
+    let shortest = TestSubscriber<String, Never>()
+    let longest = TestSubscriber<String, Never>()
+    let upstream = ReducingUpstream<String, Never>()
+    upstream.min { $0.count < $1.count }.subscribe(shortest)
+    let other = ReducingUpstream<String, Never>()
+    other.max { $0.count < $1.count }.subscribe(longest)
+
+    for word in words {
+      upstream.send(word)
+      other.send(word)
+    }
+    upstream.send(completion: .finished)
+    other.send(completion: .finished)
+
+    #expect(shortest.values == ["fig"])
+    #expect(longest.values == ["banana"])
+  }
+
+  @Test func ofEqualElementsTheFirstWins() {
+    let elements = [Ranked(rank: 1, tag: "a"), Ranked(rank: 1, tag: "b"), Ranked(rank: 0, tag: "c")]
+    let upstream = ReducingUpstream<Ranked, Never>()
+    let maximum = TestSubscriber<Ranked, Never>()
+    upstream.max { $0.rank < $1.rank }.subscribe(maximum)
+    let other = ReducingUpstream<Ranked, Never>()
+    let minimum = TestSubscriber<Ranked, Never>()
+    other.min { $0.rank < $1.rank }.subscribe(minimum)
+
+    for element in elements + [Ranked(rank: 0, tag: "d")] {
+      upstream.send(element)
+      other.send(element)
+    }
+    upstream.send(completion: .finished)
+    other.send(completion: .finished)
+
+    #expect(maximum.values.map(\.tag) == ["a"])
+    #expect(minimum.values.map(\.tag) == ["c"])
+  }
+
+  @Test func storesTheMaximumOrderingWhichMinReverses() {
+    let upstream = ReducingUpstream<Int, Never>()
+    #expect(upstream.max().areInIncreasingOrder(1, 2))
+    #expect(!upstream.min().areInIncreasingOrder(1, 2))
+    #expect(upstream.min(by: <).areInIncreasingOrder(2, 1))
+    #expect(upstream.max(by: <).areInIncreasingOrder(1, 2))
+  }
+
+  @Test func anEmptyUpstreamJustFinishesWithoutDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.min().subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func requestsUnlimitedAndHoldsTheResultUntilDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.max().subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aFailurePassesThrough() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, ReducingError>()
+    subject.min().subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(.upstream))])
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    var comparisons = 0
+    upstream.max { lhs, rhs in
+      comparisons += 1
+      return lhs < rhs
+    }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(2)
+    subscriber.cancel()
+    upstream.send(3)
+    upstream.send(completion: .finished)
+
+    #expect(comparisons == 1)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription])
+  }
+}

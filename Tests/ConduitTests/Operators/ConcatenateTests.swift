@@ -1,0 +1,178 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct ConcatenateTestError: Error, Equatable {}
+
+@Suite(.leakChecked)
+struct ConcatenateTests {
+  @Test func publishesThePrefixThenTheSuffix() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Publishers.Concatenate(prefix: [1, 2].publisher, suffix: [3, 4].publisher).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func subscribesToTheSuffixOnlyAfterThePrefixFinishes() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    prefix.append(suffix).subscribe(subscriber)
+    #expect(prefix.subscriptionCount == 1)
+    #expect(suffix.subscriptionCount == 0)
+    prefix.send(1)
+    #expect(suffix.subscriptionCount == 0)
+    prefix.send(completion: .finished)
+    #expect(suffix.subscriptionCount == 1)
+    #expect(suffix.link?.requests == [.unlimited])
+    suffix.send(2)
+    suffix.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func carriesUnusedDemandOverToTheSuffix() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    prefix.append(suffix).subscribe(subscriber)
+    #expect(prefix.link?.requests == [.max(3)])
+    prefix.send(1)
+    prefix.send(2)
+    prefix.send(completion: .finished)
+    #expect(suffix.link?.requests == [.max(1)])
+    suffix.send(3)
+    subscriber.request(.max(2))
+    #expect(suffix.link?.requests == [.max(1), .max(2)])
+    suffix.send(completion: .finished)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func demandReturnedFromValuesCarriesOverToo() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(1)
+    prefix.send(completion: .finished)
+    #expect(suffix.link?.requests == [.max(2)])
+    suffix.send(completion: .finished)
+  }
+
+  @Test func noDemandLeftMeansNoRequestToTheSuffix() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(1)
+    prefix.send(completion: .finished)
+    #expect(suffix.subscriptionCount == 1)
+    #expect(suffix.link?.requests == [])
+    subscriber.request(.max(1))
+    #expect(suffix.link?.requests == [.max(1)])
+    subscriber.cancel()
+    #expect(suffix.link?.isCancelled == true)
+  }
+
+  @Test func aFailingPrefixEndsTheStreamWithoutTheSuffix() {
+    let prefix = HandDrivenPublisher<Int, ConcatenateTestError>()
+    let suffix = HandDrivenPublisher<Int, ConcatenateTestError>()
+    let subscriber = TestSubscriber<Int, ConcatenateTestError>()
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(1)
+    prefix.send(completion: .failure(ConcatenateTestError()))
+    #expect(suffix.subscriptionCount == 0)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(ConcatenateTestError()))])
+  }
+
+  @Test func aFailingSuffixEndsTheStream() {
+    let subscriber = TestSubscriber<Int, ConcatenateTestError>()
+    Just(1).setFailureType(to: ConcatenateTestError.self)
+      .append(Fail(error: ConcatenateTestError()))
+      .subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(ConcatenateTestError()))])
+  }
+
+  @Test func neverDeliversBeyondDemandAcrossTheJoin() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    [1, 2].publisher.eraseToAnyPublisher().append([3, 4].publisher.eraseToAnyPublisher()).subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .value(4), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelDuringThePrefixNeverSubscribesTheSuffix() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(1)
+    subscriber.cancel()
+    #expect(prefix.link?.isCancelled == true)
+    prefix.send(2)
+    prefix.send(completion: .finished)
+    #expect(suffix.subscriptionCount == 0)
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func cancelDuringTheSuffixCancelsIt() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(completion: .finished)
+    suffix.send(1)
+    subscriber.cancel()
+    #expect(suffix.link?.isCancelled == true)
+    #expect(prefix.link?.isCancelled == false)
+    suffix.send(2)
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func cancelFromInsideTheLastPrefixValue() {
+    let prefix = HandDrivenPublisher<Int, Never>()
+    let suffix = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in subscriber.cancel() }
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(1)
+    prefix.send(completion: .finished)
+    #expect(suffix.subscriptionCount == 0)
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func oneValueAtATimeAcrossLongSequencesDoesNotGrowTheStack() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (1...50_000).publisher.eraseToAnyPublisher()
+      .append((50_001...100_000).publisher.eraseToAnyPublisher())
+      .subscribe(subscriber)
+    #expect(subscriber.values.count == 100_000)
+    #expect(subscriber.values.last == 100_000)
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func prependAndAppendValuesSequencesAndPublishers() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.prepend(1, 2).prepend([-1, 0]).append(8, 9).append(stride(from: 10, to: 12, by: 1))
+      .prepend(Just(-2)).append(Just(12))
+      .subscribe(subscriber)
+    subject.send(3)
+    subject.send(completion: .finished)
+    #expect(subscriber.values == [-2, -1, 0, 1, 2, 3, 8, 9, 10, 11, 12])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func exposesItsPartsAndIsEquatable() {
+    let concatenated = Publishers.Concatenate(prefix: Just(1), suffix: Just(2))
+    #expect(concatenated.prefix == Just(1))
+    #expect(concatenated.suffix == Just(2))
+    #expect(concatenated == Just(1).append(Just(2)))
+    #expect(concatenated != Just(2).append(Just(1)))
+  }
+}

@@ -1,0 +1,103 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum DecodeTestError: Error, Equatable {
+  case upstream
+  case notANumber(String)
+}
+
+/// Decodes integers from their decimal text.
+private struct IntegerTextDecoder: TopLevelDecoder {
+  func decode<T: Decodable>(_ type: T.Type, from text: String) throws -> T {
+    guard let value = Int(text) as? T else { throw DecodeTestError.notANumber(text) }
+    return value
+  }
+}
+
+@Suite(.leakChecked)
+struct DecodeTests {
+  @Test func decodesEveryValue() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    ["1", "22", "-3"].publisher.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
+    #expect(subscriber.values == [1, 22, -3])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aDecodingErrorFailsTheStreamAndCancelsUpstream() {
+    let upstream = HandDrivenPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
+    upstream.send("1")
+    upstream.send("one")
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == .notANumber("one"))
+    upstream.send("2")
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func forwardsUpstreamFailureAsAnyError() {
+    let upstream = HandDrivenPublisher<String, DecodeTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
+    upstream.send("7")
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.values == [7])
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func passesDemandThrough() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    ["1", "2", "3"].publisher.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelReachesUpstreamAndStopsValues() {
+    let upstream = HandDrivenPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
+    upstream.send("1")
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    upstream.send("2")
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func encodeThenDecodeRoundTrips() {
+    struct DescriptionEncoder: TopLevelEncoder {
+      func encode<T: Encodable>(_ value: T) throws -> String { String(describing: value) }
+    }
+    let subscriber = TestSubscriber<Int, any Error>()
+    [4, 5].publisher
+      .encode(encoder: DescriptionEncoder())
+      .decode(type: Int.self, decoder: IntegerTextDecoder())
+      .subscribe(subscriber)
+    #expect(subscriber.values == [4, 5])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func exposesUpstream() {
+    let decode = Publishers.Decode<Just<String>, Int, IntegerTextDecoder>(
+      upstream: Just("1"), decoder: IntegerTextDecoder())
+    #expect(decode.upstream == Just("1"))
+  }
+}
+
+private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {
+  if case .finished? = subscriber.completion { return true }
+  return false
+}
+
+private func failure(of subscriber: TestSubscriber<Int, any Error>) -> DecodeTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? DecodeTestError
+}

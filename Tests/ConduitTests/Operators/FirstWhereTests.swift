@@ -1,0 +1,76 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct FirstWhereTests {
+  @Test func publishesTheFirstSatisfyingValueAndCancelsUpstream() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let first: Publishers.FirstWhere<ReducingUpstream<Int, Never>> = upstream.first { $0.isMultiple(of: 2) }
+    let subscriber = TestSubscriber<Int, Never>()
+    first.subscribe(subscriber)
+
+    upstream.send(1)
+    #expect(upstream.cancelCount == 0)
+    upstream.send(4)
+    upstream.send(6)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription, .value(4), .completion(.finished)])
+  }
+
+  @Test func finishesWithNothingWhenNoneSatisfies() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.first { $0 > 10 }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func holdsTheValueUntilDemandAndStopsCallingThePredicate() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    var calls = 0
+    upstream.first { value in
+      calls += 1
+      return value > 1
+    }.subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(calls == 2)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aFailurePassesThrough() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, ReducingError>()
+    subject.first { $0 > 1 }.subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(.upstream))])
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.first { $0 > 1 }.subscribe(subscriber)
+
+    subscriber.cancel()
+    upstream.send(5)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription])
+  }
+}

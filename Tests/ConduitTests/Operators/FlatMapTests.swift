@@ -1,0 +1,530 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Synchronization
+import Testing
+
+private enum FlatMapTestError: Error, Equatable {
+  case failed
+  case other
+}
+
+/// Which inner subscribers carried the leak check's census scope when they were subscribed.
+private final class AttributionLog: Sendable {
+  let entries = Mutex<[Bool]>([])
+}
+
+/// Subscribes its subscriber to `Just(value)` from a global Dispatch queue, where no leak check
+/// is bound, and records whether the subscriber carried the census scope it expected.
+private struct OffThreadJust: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let value: Int
+  let expectedScope: CensusScope?
+  let group: DispatchGroup
+  let log: AttributionLog
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let (value, expectedScope, log, group) = (self.value, self.expectedScope, self.log, self.group)
+    let work = OffThreadWork {
+      let scope = (subscriber as? any CensusScoped)?.censusScope
+      let attributed = CensusScope.current == nil && scope != nil && scope === expectedScope
+      log.entries.withLock { $0.append(attributed) }
+      Just(value).subscribe(subscriber)
+      group.leave()
+    }
+    group.enter()
+    DispatchQueue.global().async { work.run() }
+  }
+}
+
+/// Work a test hands to a Dispatch queue, known to be safe to run there.
+private struct OffThreadWork: @unchecked Sendable {
+  let run: () -> Void
+}
+
+@Suite(.leakChecked)
+struct FlatMapTests {
+  // MARK: Values and completion
+
+  @Test func mergesTheValuesOfEveryInnerPublisher() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.flatMap { [$0, $0 * 10].publisher }.subscribe(subscriber)
+    #expect(subscriber.values == [1, 10, 2, 20, 3, 30])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func interleavesInnerPublishersInTheOrderTheySend() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = [PassthroughSubject<String, Never>(), PassthroughSubject<String, Never>()]
+    let subscriber = TestSubscriber<String, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    inners[1].send("b1")
+    inners[0].send("a1")
+    inners[1].send("b2")
+    #expect(subscriber.values == ["b1", "a1", "b2"])
+    upstream.send(completion: .finished)
+    inners[0].send(completion: .finished)
+    inners[1].send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func finishesOnlyWhenUpstreamAndEveryInnerPublisherHaveFinished() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    inners[0].send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    inners[1].send(7)
+    inners[1].send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
+  @Test func waitsForTheUpstreamWhenTheInnerPublishersFinishFirst() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { Just($0) }.subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func finishesAtOnceForAnEmptyUpstream() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Empty<Int, Never>().flatMap { Just($0) }.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  // MARK: maxPublishers
+
+  @Test func asksTheUpstreamForMaxPublishersElementsAtFirst() {
+    let limited = HandDrivenPublisher<Int, Never>()
+    let unlimited = HandDrivenPublisher<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    limited.flatMap(maxPublishers: .max(3)) { Just($0) }.subscribe(first)
+    unlimited.flatMap { Just($0) }.subscribe(second)
+    #expect(limited.link?.requests == [.max(3)])
+    #expect(unlimited.link?.requests == [.unlimited])
+    limited.send(completion: .finished)
+    unlimited.send(completion: .finished)
+    #expect(first.completion == .finished)
+    #expect(second.completion == .finished)
+  }
+
+  @Test func neverSubscribesToMoreInnerPublishersThanAllowed() {
+    let inners = (0..<5).map { _ in HandDrivenPublisher<Int, Never>() }
+    let subscribed = { inners.filter { $0.subscriptionCount > 0 }.count }
+    let active = { inners.filter { $0.link?.isActive == true }.count }
+    let subscriber = TestSubscriber<Int, Never>()
+    // A sequence sends only what it is asked for, so it shows how much the flat map asks.
+    (0..<5).publisher.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(subscriber)
+    #expect(subscribed() == 2)
+    inners[0].send(completion: .finished)
+    #expect(subscribed() == 3)
+    #expect(active() == 2)
+    inners[2].send(completion: .finished)
+    #expect(subscribed() == 4)
+    #expect(active() == 2)
+    inners[1].send(completion: .finished)
+    inners[3].send(completion: .finished)
+    #expect(subscribed() == 5)
+    #expect(active() == 1)
+    #expect(subscriber.completion == nil)
+    inners[4].send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func asksTheUpstreamForAReplacementEachTimeAnInnerPublisherFinishes() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inners = (0..<3).map { _ in HandDrivenPublisher<Int, Never>() }
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    #expect(upstream.link?.requests == [.max(2)])
+    inners[1].send(completion: .finished)
+    #expect(upstream.link?.requests == [.max(2), .max(1)])
+    upstream.send(2)
+    inners[0].send(completion: .finished)
+    #expect(upstream.link?.requests == [.max(2), .max(1), .max(1)])
+    upstream.send(completion: .finished)
+    inners[2].send(completion: .finished)
+    #expect(upstream.link?.requests == [.max(2), .max(1), .max(1)])
+    #expect(subscriber.completion == .finished)
+  }
+
+  // MARK: Demand
+
+  @Test func sharesDownstreamDemandAcrossInnerPublishers() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    // Each inner publisher is asked for one value at a time.
+    #expect(inners[0].link?.requests == [.max(1)])
+    #expect(inners[1].link?.requests == [.max(1)])
+    #expect(inners[0].send(1) == .max(1))
+    #expect(inners[1].send(2) == .max(1))
+    // No demand left: held, and the inner publisher is not asked for more.
+    #expect(inners[0].send(3) == .none)
+    #expect(inners[1].send(4) == .none)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(inners[0].link?.requests == [.max(1), .max(1)])
+    #expect(inners[1].link?.requests == [.max(1)])
+    subscriber.request(.max(5))
+    #expect(subscriber.values == [1, 2, 3, 4])
+    #expect(inners[1].link?.requests == [.max(1), .max(1)])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func heldValuesAreDeliveredBeforeTheCompletion() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inner = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    upstream.send(0)
+    inner.send(1)
+    inner.send(2)
+    inner.send(completion: .finished)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func asksInnerPublishersForUnlimitedValuesOnceDownstreamDemandIsUnlimited() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    #expect(inners[0].link?.requests == [.max(1)])
+    subscriber.request(.unlimited)
+    #expect(inners[0].link?.requests == [.max(1), .unlimited])
+    upstream.send(1)
+    #expect(inners[1].link?.requests == [.unlimited])
+    #expect(inners[1].send(5) == .none)
+    #expect(subscriber.values == [5])
+    subscriber.cancel()
+  }
+
+  @Test func aSynchronousSourceAskedOneAtATimeDoesNotGrowTheStack() {
+    let count = 20_000
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<count).publisher.flatMap(maxPublishers: .max(1)) { [$0].publisher }.subscribe(subscriber)
+    #expect(subscriber.values.count == count)
+    #expect(subscriber.values.last == count - 1)
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // MARK: Failure
+
+  @Test func anInnerFailureCancelsEverythingAndFailsDownstream() {
+    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
+    let inners = [HandDrivenPublisher<Int, FlatMapTestError>(), HandDrivenPublisher<Int, FlatMapTestError>()]
+    let subscriber = TestSubscriber<Int, FlatMapTestError>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    inners[0].send(1)
+    inners[1].send(completion: .failure(.failed))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(.failed))])
+    #expect(inners[0].link?.isCancelled == true)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(inners[1].link?.isCancelled == false)
+    // Nothing more reaches the subscriber.
+    upstream.send(completion: .failure(.other))
+    #expect(subscriber.events.count == 3)
+  }
+
+  @Test func theUpstreamFailureCancelsEveryInnerPublisher() {
+    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
+    let inner = HandDrivenPublisher<Int, FlatMapTestError>()
+    let subscriber = TestSubscriber<Int, FlatMapTestError>()
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(completion: .failure(.failed))
+    #expect(inner.link?.isCancelled == true)
+    #expect(upstream.link?.isCancelled == false)
+    #expect(subscriber.completion == .failure(.failed))
+  }
+
+  @Test func aFailureDiscardsHeldValues() {
+    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
+    let inners = [HandDrivenPublisher<Int, FlatMapTestError>(), HandDrivenPublisher<Int, FlatMapTestError>()]
+    let subscriber = TestSubscriber<Int, FlatMapTestError>(initialDemand: .none)
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    inners[0].send(1)
+    inners[1].send(completion: .failure(.failed))
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed))])
+  }
+
+  @Test func replaceErrorAfterFlatMapEndsThePipelineAtTheFirstInnerFailure() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher
+      .flatMap { value in Result<Int, FlatMapTestError>.Publisher(value == 2 ? .failure(.failed) : .success(value)) }
+      .replaceError(with: -1)
+      .subscribe(subscriber)
+    #expect(subscriber.values == [1, -1])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func replaceErrorInsideTheTransformKeepsThePipelineGoing() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher
+      .flatMap { value in
+        Result<Int, FlatMapTestError>.Publisher(value == 2 ? .failure(.failed) : .success(value))
+          .replaceError(with: -1)
+      }
+      .subscribe(subscriber)
+    #expect(subscriber.values == [1, -1, 3])
+    #expect(subscriber.completion == .finished)
+  }
+
+  // MARK: Cancellation
+
+  @Test func cancelCancelsTheUpstreamAndEveryInnerPublisher() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    upstream.send(0)
+    upstream.send(1)
+    inners[0].send(1)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    #expect(inners.allSatisfy { $0.link?.isCancelled == true })
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func cancelFromInsideReceiveStopsEverything() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inner = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in subscriber.cancel() }
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    upstream.send(0)
+    inner.send(1)
+    inner.send(2)
+    upstream.send(0)
+    inner.send(3)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func anInnerSubscriptionArrivingAfterCancelIsCancelled() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    let late = HandDrivenPublisher<Int, Never>()
+    var cancelLater: (() -> Void)?
+    upstream.flatMap { _ in
+      // The downstream cancels while the transform runs, before the inner publisher subscribes.
+      cancelLater?()
+      return late
+    }.subscribe(subscriber)
+    cancelLater = { subscriber.cancel() }
+    upstream.send(0)
+    #expect(late.link?.isCancelled == true)
+    #expect(subscriber.completion == nil)
+    cancelLater = nil
+  }
+
+  // MARK: Re-entrancy
+
+  @Test func valuesSentFromInsideReceiveStayInOrder() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inner = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value < 5 { inner.send(value + 1) }
+    }
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    upstream.send(0)
+    inner.send(1)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func anUpstreamElementSentFromInsideReceiveAddsAnInnerPublisher() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value < 3 { upstream.send(value + 1) }
+    }
+    upstream.flatMap { Just($0) }.subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // MARK: Census
+
+  @Test func innerSubscribersCreatedOnOtherThreadsBelongToThePipeline() {
+    let group = DispatchGroup()
+    let log = AttributionLog()
+    let scope = CensusScope.current
+    #expect(scope != nil)
+    let subscriber = TestSubscriber<Int, Never>()
+    let done = DispatchSemaphore(value: 0)
+    [1, 2, 3].publisher
+      .flatMap { OffThreadJust(value: $0, expectedScope: scope, group: group, log: log) }
+      .handleEvents(receiveCompletion: { _ in done.signal() })
+      .subscribe(subscriber)
+    group.wait()
+    done.wait()
+    #expect(subscriber.values.sorted() == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(log.entries.withLock { $0 } == [true, true, true])
+  }
+
+  // MARK: Overloads for publishers that cannot fail
+
+  @Test func innerPublishersThatCannotFailTakeTheUpstreamFailureType() {
+    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
+    let flatMap:
+      Publishers.FlatMap<
+        Publishers.SetFailureType<Just<Int>, FlatMapTestError>, HandDrivenPublisher<Int, FlatMapTestError>
+      > =
+        upstream.flatMap { Just($0 * 2) }
+    let subscriber = TestSubscriber<Int, FlatMapTestError>()
+    flatMap.subscribe(subscriber)
+    upstream.send(4)
+    upstream.send(completion: .failure(.failed))
+    #expect(subscriber.events == [.subscription, .value(8), .completion(.failure(.failed))])
+  }
+
+  @Test func anUpstreamThatCannotFailTakesTheInnerFailureType() {
+    let flatMap:
+      Publishers.FlatMap<
+        Fail<Int, FlatMapTestError>, Publishers.SetFailureType<Publishers.Sequence<[Int], Never>, FlatMapTestError>
+      > = [1, 2].publisher.flatMap { _ in Fail<Int, FlatMapTestError>(error: .failed) }
+    let subscriber = TestSubscriber<Int, FlatMapTestError>()
+    flatMap.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed))])
+  }
+
+  @Test func publishersThatCannotFailKeepTheirTypes() {
+    let neither: Publishers.FlatMap<Just<Int>, Publishers.Sequence<[Int], Never>> = [1, 2].publisher.flatMap {
+      Just($0)
+    }
+    let same: Publishers.FlatMap<Fail<Int, FlatMapTestError>, Fail<Int, FlatMapTestError>> =
+      Fail<Int, FlatMapTestError>(error: .other).flatMap { _ in Fail<Int, FlatMapTestError>(error: .failed) }
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, FlatMapTestError>()
+    neither.subscribe(first)
+    same.subscribe(second)
+    #expect(first.values == [1, 2])
+    #expect(first.completion == .finished)
+    #expect(second.completion == .failure(.other))
+    #expect(neither.maxPublishers == .unlimited)
+  }
+}
+
+/// Subscribes its subscriber to a range of integers from a global Dispatch queue, so that the
+/// range is delivered on whichever thread asks for the next element.
+private struct OffThreadRange: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let range: Range<Int>
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let range = self.range
+    let work = OffThreadWork { range.publisher.subscribe(subscriber) }
+    DispatchQueue.global().async { work.run() }
+  }
+}
+
+@Suite(.leakChecked(timeout: .seconds(3)))
+struct FlatMapStressTests {
+  private static let senders = 8
+  private static let valuesPerSender = 5_000
+
+  @Test func innerPublishersSendingOnManyThreadsNeverOverlapDownstream() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = (0..<Self.senders).map { _ in PassthroughSubject<Int, Never>() }
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    for sender in 0..<Self.senders { upstream.send(sender) }
+    upstream.send(completion: .finished)
+    DispatchQueue.concurrentPerform(iterations: Self.senders) { sender in
+      for index in 0..<Self.valuesPerSender { inners[sender].send(sender * Self.valuesPerSender + index) }
+      inners[sender].send(completion: .finished)
+    }
+    let values = subscriber.values
+    #expect(values.count == Self.senders * Self.valuesPerSender)
+    for sender in 0..<Self.senders {
+      let own = values.filter { $0 / Self.valuesPerSender == sender }
+      #expect(own == Array(sender * Self.valuesPerSender..<(sender + 1) * Self.valuesPerSender))
+    }
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func limitedDemandWithInnerPublishersOnOtherThreadsDeliversEverythingOnce() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    let done = DispatchSemaphore(value: 0)
+    (0..<Self.senders).publisher
+      .flatMap(maxPublishers: .max(4)) { sender in
+        OffThreadRange(range: sender * Self.valuesPerSender..<(sender + 1) * Self.valuesPerSender)
+      }
+      .handleEvents(receiveCompletion: { _ in done.signal() })
+      .subscribe(subscriber)
+    let finished = done.wait(timeout: .now() + 10) == .success
+    #expect(finished)
+    #expect(subscriber.values.sorted() == Array(0..<Self.senders * Self.valuesPerSender))
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancellingWhileInnerPublishersSendOnManyThreadsStopsEverything() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let inners = (0..<Self.senders).map { _ in PassthroughSubject<Int, Never>() }
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { inners[$0] }.subscribe(subscriber)
+    for sender in 0..<Self.senders { upstream.send(sender) }
+    let cancelled = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      while subscriber.values.count < 1_000 {}
+      subscriber.cancel()
+      cancelled.signal()
+    }
+    DispatchQueue.concurrentPerform(iterations: Self.senders) { sender in
+      for index in 0..<Self.valuesPerSender { inners[sender].send(index) }
+    }
+    cancelled.wait()
+    let count = subscriber.values.count
+    for inner in inners { inner.send(0) }
+    #expect(subscriber.values.count == count)
+    #expect(count <= Self.senders * Self.valuesPerSender)
+    #expect(subscriber.completion == nil)
+    #expect(subscriber.violations.isEmpty)
+  }
+}

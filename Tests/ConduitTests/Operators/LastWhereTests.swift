@@ -1,0 +1,75 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct LastWhereTests {
+  @Test func publishesTheLastSatisfyingValueOnFinish() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let last: Publishers.LastWhere<ReducingUpstream<Int, Never>> = upstream.last { $0.isMultiple(of: 2) }
+    let subscriber = TestSubscriber<Int, Never>()
+    last.subscribe(subscriber)
+
+    for value in [1, 4, 6, 7] { upstream.send(value) }
+    #expect(subscriber.values.isEmpty)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(6), .completion(.finished)])
+  }
+
+  @Test func finishesWithNothingWhenNoneSatisfies() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.last { $0 > 10 }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func holdsTheValueUntilDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.last { $0 > 1 }.subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aFailurePassesThrough() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, ReducingError>()
+    subject.last { $0 > 1 }.subscribe(subscriber)
+
+    subject.send(2)
+    subject.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(.upstream))])
+  }
+
+  @Test func cancelCancelsUpstreamAndStopsThePredicate() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    var calls = 0
+    upstream.last { value in
+      calls += 1
+      return value > 1
+    }.subscribe(subscriber)
+
+    upstream.send(2)
+    subscriber.cancel()
+    upstream.send(3)
+    upstream.send(completion: .finished)
+
+    #expect(calls == 1)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription])
+  }
+}

@@ -1,0 +1,79 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct UpstreamTestError: Error, Equatable {
+  var code: Int
+}
+
+private struct WrappedTestError: Error, Equatable {
+  var underlying: UpstreamTestError
+}
+
+@Suite(.leakChecked)
+struct MapErrorTests {
+  @Test func convertsTheFailure() {
+    let subject = PassthroughSubject<Int, UpstreamTestError>()
+    let subscriber = TestSubscriber<Int, WrappedTestError>()
+    let mapped: Publishers.MapError<PassthroughSubject<Int, UpstreamTestError>, WrappedTestError> =
+      subject.mapError { WrappedTestError(underlying: $0) }
+    mapped.subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(UpstreamTestError(code: 3)))
+    #expect(
+      subscriber.events == [
+        .subscription, .value(1), .completion(.failure(WrappedTestError(underlying: UpstreamTestError(code: 3)))),
+      ])
+  }
+
+  @Test func finishedPassesWithoutCallingTheClosure() {
+    var calls = 0
+    let subject = PassthroughSubject<Int, UpstreamTestError>()
+    let subscriber = TestSubscriber<Int, WrappedTestError>()
+    subject.mapError { error -> WrappedTestError in
+      calls += 1
+      return WrappedTestError(underlying: error)
+    }
+    .subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(calls == 0)
+  }
+
+  @Test func passesDemandThrough() {
+    let subscriber = TestSubscriber<Int, WrappedTestError>(initialDemand: .max(1))
+    [1, 2, 3].publisher.setFailureType(to: UpstreamTestError.self).eraseToAnyPublisher()
+      .mapError { WrappedTestError(underlying: $0) }
+      .subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelStopsValues() {
+    let subject = PassthroughSubject<Int, UpstreamTestError>()
+    let subscriber = TestSubscriber<Int, WrappedTestError>()
+    subject.mapError { WrappedTestError(underlying: $0) }.subscribe(subscriber)
+    subject.send(1)
+    subscriber.cancel()
+    subject.send(2)
+    subject.send(completion: .failure(UpstreamTestError(code: 1)))
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func bothInitializersKeepTheTransform() {
+    let labelled = Publishers.MapError(
+      upstream: Fail<Int, UpstreamTestError>(error: UpstreamTestError(code: 1)),
+      transform: { WrappedTestError(underlying: $0) })
+    let unlabelled = Publishers.MapError<Fail<Int, UpstreamTestError>, WrappedTestError>(
+      upstream: Fail(error: UpstreamTestError(code: 2)), { WrappedTestError(underlying: $0) })
+    #expect(labelled.transform(UpstreamTestError(code: 5)) == WrappedTestError(underlying: UpstreamTestError(code: 5)))
+    #expect(unlabelled.upstream == Fail(error: UpstreamTestError(code: 2)))
+    let subscriber = TestSubscriber<Int, WrappedTestError>()
+    unlabelled.subscribe(subscriber)
+    #expect(subscriber.completion == .failure(WrappedTestError(underlying: UpstreamTestError(code: 2))))
+  }
+}

@@ -1,0 +1,328 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Synchronization
+import Testing
+
+private struct MergeError: Error, Equatable {}
+
+@Suite(.leakChecked)
+struct MergeTests {
+  @Test func interleavesValuesAsTheyArrive() {
+    let letters = PassthroughSubject<String, Never>()
+    let more = PassthroughSubject<String, Never>()
+    let subscriber = TestSubscriber<String, Never>()
+    Publishers.Merge(letters, more).subscribe(subscriber)
+
+    letters.send("a")
+    more.send("b")
+    more.send("c")
+    letters.send("d")
+    letters.send(completion: .finished)
+    more.send(completion: .finished)
+
+    #expect(subscriber.values == ["a", "b", "c", "d"])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func synchronousUpstreamsAreDeliveredOneAfterTheOther() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.merge(with: [4, 5, 6].publisher).subscribe(subscriber)
+
+    #expect(subscriber.events == [.subscription] + (1...6).map { .value($0) } + [.completion(.finished)])
+  }
+
+  @Test func finishesOnlyWhenEveryUpstreamHasFinished() {
+    let first = PassthroughSubject<Int, MergeError>()
+    let second = PassthroughSubject<Int, MergeError>()
+    let subscriber = TestSubscriber<Int, MergeError>()
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(completion: .finished)
+    second.send(1)
+    #expect(subscriber.completion == nil)
+    second.send(completion: .finished)
+
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func failsAtTheFirstFailureAndCancelsTheOtherUpstreams() {
+    let first = CombiningProbe<Int, MergeError>()
+    let second = CombiningProbe<Int, MergeError>()
+    let third = CombiningProbe<Int, MergeError>()
+    let subscriber = TestSubscriber<Int, MergeError>()
+    first.merge(with: second, third).subscribe(subscriber)
+
+    first.send(1)
+    second.send(completion: .failure(MergeError()))
+    first.send(2)
+
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .failure(MergeError()))
+    #expect(first.cancelled)
+    #expect(third.cancelled)
+    #expect(!second.cancelled)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func asksEachUpstreamForOneValueAtATimeUntilTheDownstreamIsUnlimited() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(5))
+    Publishers.Merge(first, second).subscribe(subscriber)
+    #expect(first.requests == [.max(1)])
+    #expect(second.requests == [.max(1)])
+
+    first.send(1)
+    #expect(first.requests == [.max(1), .max(1)])
+    subscriber.request(.unlimited)
+
+    #expect(first.requests == [.max(1), .max(1), .unlimited])
+    #expect(second.requests == [.max(1), .unlimited])
+    first.send(2)
+    #expect(first.requests.count == 3)
+    subscriber.cancel()
+  }
+
+  @Test func keepsAValueTheDownstreamHasNoDemandForUntilItAsks() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(1)
+    second.send(2)
+    first.send(3)
+    second.send(4)  // `second` was asked for one value only: its subject drops this one.
+    #expect(subscriber.values == [1])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2, 3])
+    second.send(5)
+    #expect(subscriber.values == [1, 2, 3, 5])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func deliversWaitingValuesBeforeTheCompletion() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(1)
+    second.send(2)
+    first.send(completion: .finished)
+    second.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func dropsWaitingValuesWhenAnUpstreamFails() {
+    let first = PassthroughSubject<Int, MergeError>()
+    let second = PassthroughSubject<Int, MergeError>()
+    let subscriber = TestSubscriber<Int, MergeError>(initialDemand: .none)
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(1)
+    second.send(completion: .failure(MergeError()))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(MergeError()))])
+  }
+
+  @Test func cancellingCancelsEveryUpstreamAndStopsDelivery() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    first.merge(with: second, subject).subscribe(subscriber)
+
+    subject.send(1)
+    let subscription = subscriber.subscription
+    subscription?.cancel()
+    subscription?.cancel()
+    subject.send(2)
+    first.send(3)
+
+    #expect(first.cancelled)
+    #expect(second.cancelled)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func aValueSentFromInsideReceiveIsDeliveredAfterTheCurrentOne() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value == 1 {
+        second.send(10)
+        first.send(2)
+      }
+    }
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(1)
+    second.send(20)
+
+    #expect(subscriber.values == [1, 10, 2, 20])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func cancellingFromInsideReceiveStopsAtOnce() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in
+      second.send(10)
+      subscriber.cancel()
+    }
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    first.send(1)
+    second.send(2)
+
+    #expect(subscriber.values == [1])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func oneValueAtATimeOverLongSynchronousUpstreamsDoesNotGrowTheStack() {
+    let count = 100_000
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<count).publisher.merge(with: (count..<2 * count).publisher).subscribe(subscriber)
+
+    let values = subscriber.values
+    #expect(values.count == 2 * count)
+    #expect(values.filter { $0 < count } == Array(0..<count))
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func mergesUpToEightPublishers() {
+    let three = TestSubscriber<Int, Never>()
+    let eight = TestSubscriber<Int, Never>()
+    let merge3: Publishers.Merge3<Just<Int>, Just<Int>, Just<Int>> = Just(1).merge(with: Just(2), Just(3))
+    merge3.subscribe(three)
+    let merge8:
+      Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
+        Just(1).merge(with: Just(2), Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
+    merge8.subscribe(eight)
+
+    #expect(three.values == [1, 2, 3])
+    #expect(eight.values == Array(1...8))
+    #expect(eight.completion == .finished)
+    #expect(merge8.h == Just(8))
+  }
+
+  @Test func everyArityMergesItsUpstreamsInOrder() {
+    func values<P: Publisher>(_ publisher: P) -> [Int] where P.Output == Int, P.Failure == Never {
+      let subscriber = TestSubscriber<Int, Never>()
+      publisher.subscribe(subscriber)
+      #expect(subscriber.completion == .finished)
+      return subscriber.values
+    }
+    let j = Just<Int>.init
+    #expect(values(Just(1).merge(with: j(2), j(3), j(4))) == [1, 2, 3, 4])
+    #expect(values(Just(1).merge(with: j(2), j(3), j(4), j(5))) == [1, 2, 3, 4, 5])
+    #expect(values(Just(1).merge(with: j(2), j(3), j(4), j(5), j(6))) == Array(1...6))
+    #expect(values(Just(1).merge(with: j(2), j(3), j(4), j(5), j(6), j(7))) == Array(1...7))
+  }
+
+  @Test func mergeTypesFlattenWhenMergedFurther() {
+    let pair = Publishers.Merge(Just(1), Just(2))
+    let three: Publishers.Merge3<Just<Int>, Just<Int>, Just<Int>> = pair.merge(with: Just(3))
+    let four: Publishers.Merge4<Just<Int>, Just<Int>, Just<Int>, Just<Int>> = three.merge(with: Just(4))
+    let six: Publishers.Merge6<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
+      four.merge(with: Just(5), Just(6))
+    let seven = six.merge(with: Just(7))
+    let eight:
+      Publishers.Merge8<Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>, Just<Int>> =
+        seven.merge(with: Just(8))
+    let fromPair = pair.merge(with: Just(3), Just(4), Just(5), Just(6), Just(7), Just(8))
+    let fromFive = Publishers.Merge5(Just(1), Just(2), Just(3), Just(4), Just(5)).merge(with: Just(6), Just(7), Just(8))
+
+    #expect(eight == fromPair)
+    #expect(eight == fromFive)
+    let subscriber = TestSubscriber<Int, Never>()
+    eight.subscribe(subscriber)
+    #expect(subscriber.values == Array(1...8))
+  }
+
+  @Test func mergingWithTheSameTypeMakesAMergeMany() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let merged: Publishers.MergeMany<PassthroughSubject<Int, Never>> = first.merge(with: second)
+
+    #expect(merged.publishers.count == 2)
+  }
+
+  @Test func equalWhenTheUpstreamsAreEqual() {
+    #expect(Publishers.Merge(Just(1), Just(2)) == Publishers.Merge(Just(1), Just(2)))
+    #expect(Publishers.Merge(Just(1), Just(2)) != Publishers.Merge(Just(1), Just(3)))
+    #expect(Publishers.Merge3(Just(1), Just(2), Just(3)) != Publishers.Merge3(Just(0), Just(2), Just(3)))
+    #expect(
+      Publishers.Merge4(Just(1), Just(2), Just(3), Just(4)) == Publishers.Merge4(Just(1), Just(2), Just(3), Just(4)))
+  }
+}
+
+/// Contract 3 under load: two upstreams sending on two threads never overlap calls into the
+/// downstream, and nothing goes beyond its demand.
+@Suite(.leakChecked, .serialized)
+struct MergeStressTests {
+  private static let valuesPerSender = 50_000
+
+  @Test func twoSendersOnTwoThreadsNeverOverlapAndLoseNothing() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    sendFromTwoThreads(first, second, count: Self.valuesPerSender)
+    first.send(completion: .finished)
+    second.send(completion: .finished)
+
+    let values = subscriber.values
+    #expect(values.count == 2 * Self.valuesPerSender)
+    #expect(values.filter { $0 >= 0 } == Array(0..<Self.valuesPerSender))
+    #expect(values.filter { $0 < 0 } == (0..<Self.valuesPerSender).map { -1 - $0 })
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func oneValueAtATimeWithTwoSendersStaysWithinDemand() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    Publishers.Merge(first, second).subscribe(subscriber)
+
+    sendFromTwoThreads(first, second, count: Self.valuesPerSender)
+    subscriber.cancel()
+
+    let values = subscriber.values
+    #expect(!values.isEmpty)
+    let nonNegative = values.filter { $0 >= 0 }
+    #expect(nonNegative == nonNegative.sorted())
+    #expect(subscriber.violations.isEmpty)
+  }
+}
+
+/// Sends 0, 1, 2 … on `first` and -1, -2, -3 … on `second`, each from its own thread.
+func sendFromTwoThreads(_ first: PassthroughSubject<Int, Never>, _ second: PassthroughSubject<Int, Never>, count: Int) {
+  let group = DispatchGroup()
+  for (subject, sign) in [(first, 1), (second, -1)] {
+    DispatchQueue.global().async(group: group) {
+      for index in 0..<count { subject.send(sign > 0 ? index : -1 - index) }
+    }
+  }
+  group.wait()
+}

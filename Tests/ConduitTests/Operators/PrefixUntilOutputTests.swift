@@ -1,0 +1,171 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Testing
+
+private struct PrefixUntilOutputTestError: Error, Equatable {}
+
+@Suite(.leakChecked)
+struct PrefixUntilOutputTests {
+  @Test func republishesUntilTheOtherPublisherEmits() {
+    let values = PassthroughSubject<Int, Never>()
+    let stop = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+    values.send(1)
+    values.send(2)
+    stop.send()
+    values.send(3)
+    stop.send()
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func theTriggerCancelsUpstreamAndItself() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = HandDrivenPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(trigger.link?.requests == [.max(1)])
+    #expect(upstream.link?.requests == [.unlimited])
+    upstream.send(1)
+    #expect(trigger.send("stop") == .none)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(trigger.link?.isCancelled == true)
+    upstream.send(2)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func subscribesToTheOtherPublisherFirst() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in }
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(trigger.subscriptionCount == 1)
+    #expect(upstream.subscriptionCount == 1)
+    subscriber.cancel()
+  }
+
+  @Test func aTriggerThatEmitsAtOnceFinishesTheStreamAtOnce() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: Just(())).subscribe(subscriber)
+    #expect(upstream.link?.isCancelled == true)
+    upstream.send(1)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func theOtherPublisherEndingWithoutAValueChangesNothing() {
+    let values = PassthroughSubject<Int, PrefixUntilOutputTestError>()
+    let finishing = PassthroughSubject<Void, Never>()
+    let failing = PassthroughSubject<Void, PrefixUntilOutputTestError>()
+    let first = TestSubscriber<Int, PrefixUntilOutputTestError>()
+    let second = TestSubscriber<Int, PrefixUntilOutputTestError>()
+    values.prefix(untilOutputFrom: finishing).subscribe(first)
+    values.prefix(untilOutputFrom: failing).subscribe(second)
+    finishing.send(completion: .finished)
+    failing.send(completion: .failure(PrefixUntilOutputTestError()))
+    values.send(1)
+    values.send(completion: .finished)
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(second.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func upstreamCompletionPassesThroughAndCancelsTheTrigger() {
+    let upstream = HandDrivenPublisher<Int, PrefixUntilOutputTestError>()
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, PrefixUntilOutputTestError>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(PrefixUntilOutputTestError()))
+    #expect(trigger.link?.isCancelled == true)
+    trigger.send(())
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(PrefixUntilOutputTestError()))])
+  }
+
+  @Test func passesDemandUpstreamAndNeverBeyondIt() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(upstream.send(1) == .max(1))
+    subscriber.request(.max(2))
+    #expect(upstream.link?.requests == [.max(1), .max(2)])
+    trigger.send()
+    #expect(subscriber.violations.isEmpty)
+
+    let bounded = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    (1...5).publisher.prefix(untilOutputFrom: trigger).subscribe(bounded)
+    #expect(bounded.values == [1, 2])
+    bounded.cancel()
+    #expect(bounded.violations.isEmpty)
+  }
+
+  @Test func cancelReachesBothPublishers() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    #expect(trigger.link?.isCancelled == true)
+    upstream.send(2)
+    trigger.send(())
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func aTriggerSentFromInsideAValueCompletesAfterIt() {
+    let values = PassthroughSubject<Int, Never>()
+    let stop = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value == 2 { stop.send() }
+    }
+    values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+    values.send(1)
+    values.send(2)
+    values.send(3)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelFromInsideAValueStopsEverything() {
+    let values = PassthroughSubject<Int, Never>()
+    let stop = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in
+      subscriber.cancel()
+      stop.send()
+    }
+    values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+    values.send(1)
+    values.send(2)
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+}
+
+@Suite(.leakChecked)
+struct PrefixUntilOutputStressTests {
+  @Test func aTriggerOnAnotherThreadNeverOverlapsAValue() {
+    for _ in 0..<200 {
+      let values = PassthroughSubject<Int, Never>()
+      let stop = PassthroughSubject<Void, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
+      values.prefix(untilOutputFrom: stop).subscribe(subscriber)
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        for value in 0..<200 { values.send(value) }
+      }
+      DispatchQueue.global().async(group: group) {
+        stop.send()
+      }
+      group.wait()
+      #expect(subscriber.completion == .finished)
+      #expect(subscriber.values == Array(0..<subscriber.values.count))
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+}

@@ -1,0 +1,182 @@
+import Conduit
+import ConduitTesting
+import Synchronization
+import Testing
+
+private struct PrintTestError: Error, Equatable, CustomStringConvertible {
+  var description: String { "oops" }
+}
+
+/// Collects what is written to it, and how many writes there were.
+private final class TextCollector: TextOutputStream, @unchecked Sendable {
+  private let state = Mutex(TextCollectorBox())
+
+  var text: String { state.withLock { $0.text } }
+  var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
+  var writes: Int { state.withLock { $0.writes } }
+
+  func write(_ string: String) {
+    state.withLock { box in
+      box.text += string
+      box.writes += 1
+    }
+  }
+}
+
+private struct TextCollectorBox: @unchecked Sendable {
+  var text = ""
+  var writes = 0
+}
+
+@Suite(.leakChecked)
+struct PrintTests {
+  @Test func logsAFinishedStreamInCombinesFormat() {
+    let output = TextCollector()
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.print("numbers", to: output).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(
+      output.lines == [
+        "numbers: receive subscription: (HandDriven)",
+        "numbers: request unlimited",
+        "numbers: receive value: (1)",
+        "numbers: receive value: (2)",
+        "numbers: receive finished",
+      ])
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func withoutAPrefixLinesStartWithTheEvent() {
+    let output = TextCollector()
+    let subscriber = TestSubscriber<String, Never>()
+    Just("hello").print(to: output).subscribe(subscriber)
+    #expect(
+      output.lines == [
+        "receive subscription: (Just)",
+        "request unlimited",
+        "receive value: (hello)",
+        "receive finished",
+      ])
+    #expect(subscriber.values == ["hello"])
+  }
+
+  @Test func logsDemandRequestedAndReturned() {
+    let output = TextCollector()
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.print("p", to: output).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.request(.max(3))
+    subscriber.request(.unlimited)
+    #expect(
+      output.lines == [
+        "p: receive subscription: (HandDriven)",
+        "p: request max: (1)",
+        "p: receive value: (1)",
+        "p: request max: (1) (synchronous)",
+        "p: request max: (3)",
+        "p: request unlimited",
+      ])
+    #expect(upstream.link?.requests == [.max(1), .max(3), .unlimited])
+    subscriber.cancel()
+  }
+
+  @Test func logsUnlimitedDemandReturnedSynchronously() {
+    let output = TextCollector()
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .unlimited)
+    upstream.print(to: output).subscribe(subscriber)
+    upstream.send(1)
+    #expect(output.lines.last == "request unlimited (synchronous)")
+    subscriber.cancel()
+  }
+
+  @Test func logsFailure() {
+    let output = TextCollector()
+    let upstream = HandDrivenPublisher<Int, PrintTestError>()
+    let subscriber = TestSubscriber<Int, PrintTestError>()
+    upstream.print("p", to: output).subscribe(subscriber)
+    upstream.send(completion: .failure(PrintTestError()))
+    #expect(
+      output.lines == [
+        "p: receive subscription: (HandDriven)",
+        "p: request unlimited",
+        "p: receive error: (oops)",
+      ])
+    #expect(subscriber.completion == .failure(PrintTestError()))
+  }
+
+  @Test func logsCancelAndCancelsUpstream() {
+    let output = TextCollector()
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.print("p", to: output).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    upstream.send(2)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(
+      output.lines == [
+        "p: receive subscription: (HandDriven)",
+        "p: request unlimited",
+        "p: receive value: (1)",
+        "p: receive cancel",
+      ])
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func writesEachLineInOneWrite() {
+    let output = TextCollector()
+    let subscriber = TestSubscriber<Int, Never>()
+    [1, 2, 3].publisher.print("p", to: output).subscribe(subscriber)
+    #expect(output.writes == output.lines.count)
+    #expect(output.lines.count == 6)
+  }
+
+  @Test func neverDeliversBeyondDemand() {
+    let output = TextCollector()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    (1...5).publisher.print(to: output).subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    subscriber.cancel()
+    #expect(subscriber.violations.isEmpty)
+    #expect(output.lines.filter { $0.hasPrefix("receive value") }.count == 3)
+  }
+
+  @Test func aLogLineWrittenFromInsideAWriteComesAfterIt() {
+    // A stream that cancels the subscription while writing the first value's line: the cancel
+    // line is queued, not written inside the write, and follows the value's line.
+    final class CancellingCollector: TextOutputStream, @unchecked Sendable {
+      var lines: [String] = []
+      var onWrite: ((String) -> Void)?
+      func write(_ string: String) {
+        lines.append(string)
+        onWrite?(string)
+      }
+    }
+    let output = CancellingCollector()
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.print(to: output).subscribe(subscriber)
+    output.onWrite = { line in
+      if line.hasPrefix("receive value") { subscriber.cancel() }
+    }
+    upstream.send(1)
+    #expect(output.lines.suffix(2) == ["receive value: (1)\n", "receive cancel\n"])
+    output.onWrite = nil
+  }
+
+  @Test func exposesItsParts() {
+    let output = TextCollector()
+    let print = Publishers.Print(upstream: Just(1), prefix: "p", to: output)
+    #expect(print.upstream == Just(1))
+    #expect(print.prefix == "p")
+    #expect(print.stream != nil)
+    #expect(Just(1).print().stream == nil)
+  }
+}

@@ -1,0 +1,419 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Testing
+
+/// An upstream driven by hand, for the reducing operators' tests: it hands its subscriber a
+/// subscription that records every request and cancel, and lets the test send values and
+/// completions, including ones a well-behaved publisher would not send (after a cancel, after
+/// a completion), to show that the operator ignores them.
+final class ReducingUpstream<Output, Failure: Error>: Publisher {
+  /// The subscription handed to the subscriber; it only records.
+  final class Recorder: Subscription {
+    private(set) var requests: [Subscribers.Demand] = []
+    private(set) var cancelCount = 0
+
+    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+    func cancel() { cancelCount += 1 }
+  }
+
+  let recorder = Recorder()
+  private var subscriber: AnySubscriber<Output, Failure>?
+
+  /// The demands the subscriber requested, in order.
+  var requests: [Subscribers.Demand] { recorder.requests }
+  /// How many times the subscriber cancelled.
+  var cancelCount: Int { recorder.cancelCount }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    self.subscriber = AnySubscriber(subscriber)
+    subscriber.receive(subscription: recorder)
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    subscriber?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    subscriber?.receive(completion: completion)
+  }
+
+  /// Sends a further subscription, which a well-behaved publisher never does.
+  func sendSubscription(_ subscription: any Subscription) {
+    subscriber?.receive(subscription: subscription)
+  }
+}
+
+/// The error the reducing operators' tests fail with.
+enum ReducingError: Error, Equatable {
+  case upstream
+  case thrown
+}
+
+/// Checks that a subscriber's subscription arrives before the upstream request for everything.
+private final class OrderProbe: Subscriber {
+  typealias Input = Int
+  typealias Failure = Never
+
+  let upstream: ReducingUpstream<Int, Never>
+  private(set) var requestsSeenAtSubscription: [Subscribers.Demand]?
+  private(set) var subscription: (any Subscription)?
+
+  init(upstream: ReducingUpstream<Int, Never>) {
+    self.upstream = upstream
+  }
+
+  func receive(subscription: any Subscription) {
+    requestsSeenAtSubscription = upstream.requests
+    self.subscription = subscription
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Never>) { subscription = nil }
+}
+
+/// The shared engine of the aggregating operators, exercised through `count`, `first`,
+/// `collect` and `tryReduce`.
+@Suite(.leakChecked)
+struct ReductionTests {
+  // MARK: Demand
+
+  @Test func requestsUnlimitedFromUpstreamAsSoonAsSubscribed() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.requests == [.unlimited])
+    subscriber.cancel()
+  }
+
+  @Test func downstreamGetsItsSubscriptionBeforeUpstreamIsAsked() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let probe = OrderProbe(upstream: upstream)
+    upstream.count().subscribe(probe)
+
+    #expect(probe.requestsSeenAtSubscription == [])
+    #expect(upstream.requests == [.unlimited])
+    probe.subscription?.cancel()
+  }
+
+  @Test func downstreamDemandIsNotForwardedUpstream() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.count().subscribe(subscriber)
+    subscriber.request(.max(3))
+
+    #expect(upstream.requests == [.unlimited])
+    subscriber.cancel()
+  }
+
+  @Test func holdsTheResultUntilDownstreamDemands() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func deliversAtOnceWhenDemandCameFirst() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+    subscriber.request(.max(1))
+    subscriber.request(.max(1))
+
+    upstream.send(7)
+    #expect(subscriber.events == [.subscription])
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func requestsAfterDeliveryDoNothing() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+    let subscription = subscriber.subscription
+    upstream.send(completion: .finished)
+    subscriber.request(.max(1))
+
+    subscription?.request(.max(1))
+    subscription?.request(.unlimited)
+
+    #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func anEmptyResultFinishesWithoutDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.first().subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  // MARK: Completion
+
+  @Test func failurePassesThroughWithoutDemand() {
+    let upstream = ReducingUpstream<Int, ReducingError>()
+    let subscriber = TestSubscriber<[Int], ReducingError>(initialDemand: .none)
+    upstream.collect().subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .failure(.upstream))
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(.upstream))])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func ignoresEverythingAfterUpstreamCompletes() {
+    let upstream = ReducingUpstream<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, ReducingError>()
+    upstream.count().subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    upstream.send(2)
+    upstream.send(completion: .failure(.upstream))
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aSecondSubscriptionIsCancelled() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.count().subscribe(subscriber)
+    let second = ReducingUpstream<Int, Never>.Recorder()
+
+    upstream.sendSubscription(second)
+
+    #expect(second.cancelCount == 1)
+    #expect(second.requests.isEmpty)
+    #expect(subscriber.subscriptionCount == 1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [0])
+  }
+
+  // MARK: Early decision
+
+  @Test func anEarlyDecisionCancelsUpstreamAndHoldsTheResult() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.first().subscribe(subscriber)
+
+    upstream.send(4)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events == [.subscription])
+
+    upstream.send(5)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(4), .completion(.finished)])
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func anEarlyDecisionWithDemandDeliversAtOnce() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.first().subscribe(subscriber)
+
+    upstream.send(4)
+
+    #expect(subscriber.events == [.subscription, .value(4), .completion(.finished)])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func aThrownErrorCancelsUpstreamAndFailsWithoutDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    var calls = 0
+    upstream.tryReduce(0) { sum, value in
+      calls += 1
+      if value < 0 { throw ReducingError.thrown }
+      return sum + value
+    }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(-1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+
+    #expect(calls == 2)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values.isEmpty)
+    guard case .failure(let error) = subscriber.completion else {
+      Issue.record("expected a failure, got \(String(describing: subscriber.completion))")
+      return
+    }
+    #expect(error as? ReducingError == .thrown)
+  }
+
+  // MARK: Cancellation
+
+  @Test func cancelCancelsUpstreamAndSilencesTheSubscriber() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.count().subscribe(subscriber)
+    let subscription = subscriber.subscription
+
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    subscription?.request(.max(1))
+    subscription?.cancel()
+
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func cancelWhileHoldingDropsTheResult() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+    let subscription = subscriber.subscription
+    upstream.send(completion: .finished)
+
+    subscriber.cancel()
+    subscription?.request(.max(1))
+
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func cancelFromInsideReceiveSubscriptionStopsBeforeAskingUpstream() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
+    upstream.count().subscribe(subscriber)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(upstream.requests.isEmpty)
+  }
+
+  @Test func cancelFromInsideReceiveValueSuppressesTheCompletion() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { [unowned subscriber] _ in subscriber.cancel() }
+    upstream.count().subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(1)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func requestFromInsideReceiveValueIsHarmless() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { [unowned subscriber] _ in subscriber.request(.max(1)) }
+    upstream.count().subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // MARK: Synchronous upstream
+
+  @Test func foldsASynchronousSequence() {
+    let subscriber = TestSubscriber<Int, Never>()
+    (1...100_000).publisher.count().subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(100_000), .completion(.finished)])
+  }
+
+  @Test func decidesEarlyInsideASynchronousSequence() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    var pulled = 0
+    let numbers = sequence(first: 1) { value -> Int? in
+      pulled += 1
+      return value < 100 ? value + 1 : nil
+    }
+    numbers.publisher.first().subscribe(subscriber)
+    // The sequence publisher reads one element ahead; it stops as soon as `first` cancels.
+    #expect(pulled <= 2)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+      PassthroughSubject<Int, Never>().count().subscribe(subscriber)
+      subscriber.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("request(.none)"))
+  }
+}
+
+/// Races between upstream finishing and downstream requesting or cancelling: the result is
+/// delivered exactly once, or not at all after a cancel, and calls never overlap.
+@Suite(.leakChecked)
+struct ReductionStressTests {
+  @Test func requestRacingCompletionDeliversExactlyOnce() {
+    for _ in 0..<2_000 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+      subject.count().subscribe(subscriber)
+      subject.send(1)
+      subject.send(2)
+
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          subject.send(completion: .finished)
+        } else {
+          subscriber.request(.max(1))
+        }
+      }
+
+      #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func cancelRacingCompletionNeverDeliversAfterwards() {
+    for _ in 0..<2_000 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
+      subject.count().subscribe(subscriber)
+      subject.send(1)
+
+      DispatchQueue.concurrentPerform(iterations: 2) { side in
+        if side == 0 {
+          subject.send(completion: .finished)
+        } else {
+          subscriber.cancel()
+        }
+      }
+
+      let events = subscriber.events
+      #expect(
+        events == [.subscription] || events == [.subscription, .value(1)]
+          || events == [.subscription, .value(1), .completion(.finished)])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+}

@@ -1,0 +1,236 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Testing
+
+private struct ReplaceErrorTestError: Error, Equatable {}
+
+@Suite(.leakChecked)
+struct ReplaceErrorTests {
+  @Test func republishesValuesAndFinished() {
+    let subject = PassthroughSubject<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.replaceError(with: 0).subscribe(subscriber)
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func failureWithDemandSendsTheReplacementThenFinishes() {
+    let subject = PassthroughSubject<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.replaceError(with: -1).subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.events == [.subscription, .value(1), .value(-1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func failWithImmediateFailure() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Fail<Int, ReplaceErrorTestError>(error: ReplaceErrorTestError()).replaceError(with: 7).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
+  @Test func failureWithoutDemandHoldsTheReplacementUntilRequested() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.replaceError(with: 9).subscribe(subscriber)
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(9), .completion(.finished)])
+    #expect(upstream.requests.isEmpty)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func spentDemandHoldsTheReplacement() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(3))
+    #expect(subscriber.values == [1, 2, 0])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func demandReturnedFromReceiveCounts() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(1))
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.values == [1, 2, 0])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func requestsGoUpstream() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    subscriber.request(.max(2))
+    subscriber.request(.unlimited)
+    #expect(upstream.requests == [.max(1), .max(2), .unlimited])
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func sequenceDeliversOnDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    [1, 2, 3].publisher.setFailureType(to: ReplaceErrorTestError.self).eraseToAnyPublisher()
+      .replaceError(with: 0)
+      .subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelCancelsUpstreamAndStopsEverything() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.events == [.subscription, .value(1)])
+  }
+
+  @Test func cancelWhileHoldingTheReplacementDropsIt() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    subscriber.cancel()
+    subscription?.request(.max(1))
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func cancelIsIdempotent() {
+    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.replaceError(with: 0).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    subscription?.cancel()
+    subscription?.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func reentrantRequestFromReceive() {
+    let subject = PassthroughSubject<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subscriber.onValue { value in
+      if value == 1 { subscriber.request(.max(1)) }
+    }
+    subject.replaceError(with: 0).subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(ReplaceErrorTestError()))
+    #expect(subscriber.values == [1, 0])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func isEquatableWhenUpstreamAndOutputAre() {
+    let just = Just(1)
+    let replaced: Publishers.ReplaceError<Just<Int>> = Publishers.ReplaceError(upstream: just, output: 0)
+    #expect(replaced == Publishers.ReplaceError(upstream: just, output: 0))
+    #expect(Publishers.ReplaceError(upstream: just, output: 0) != Publishers.ReplaceError(upstream: just, output: 1))
+    #expect(Publishers.ReplaceError(upstream: just, output: 0).output == 0)
+  }
+}
+
+/// Requests, values, the failure and cancellation arriving on several threads at once.
+@Suite(.leakChecked)
+struct ReplaceErrorStressTests {
+  @Test func concurrentRequestsNeverExceedDemandAndTheReplacementComesOnce() {
+    for _ in 0..<200 {
+      let subject = PassthroughSubject<Int, ReplaceErrorTestError>()
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+      subject.replaceError(with: -1).subscribe(subscriber)
+      DispatchQueue.concurrentPerform(iterations: 4) { index in
+        if index == 0 {
+          for value in 0..<50 { subject.send(value) }
+          subject.send(completion: .failure(ReplaceErrorTestError()))
+        } else {
+          for _ in 0..<10 { subscriber.request(.max(1)) }
+        }
+      }
+      if subscriber.completion == nil { subscriber.request(.max(1)) }
+      let values = subscriber.values
+      #expect(subscriber.completion == .finished)
+      #expect(values.last == -1)
+      #expect(values.filter { $0 == -1 }.count == 1)
+      #expect(values.count <= 31)
+      #expect(values.dropLast() == values.dropLast().sorted()[...])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func cancelRacingTheFailureAndRequests() {
+    for _ in 0..<200 {
+      let subject = PassthroughSubject<Int, ReplaceErrorTestError>()
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+      subject.replaceError(with: -1).subscribe(subscriber)
+      DispatchQueue.concurrentPerform(iterations: 3) { index in
+        switch index {
+        case 0:
+          for value in 0..<20 { subject.send(value) }
+          subject.send(completion: .failure(ReplaceErrorTestError()))
+        case 1:
+          for _ in 0..<10 { subscriber.request(.max(1)) }
+        default:
+          subscriber.cancel()
+        }
+      }
+      #expect(subscriber.values.filter { $0 == -1 }.count <= 1)
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

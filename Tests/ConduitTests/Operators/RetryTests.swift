@@ -1,0 +1,129 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum RetryTestError: Error, Equatable {
+  case failed(attempt: Int)
+}
+
+/// Counts the subscriptions of a `Deferred` publisher that fails the first `failures` of them.
+private final class SubscriptionCounter {
+  var count = 0
+
+  func publisher(failingFirst failures: Int) -> Deferred<Result<Int, RetryTestError>.Publisher> {
+    Deferred {
+      self.count += 1
+      let attempt = self.count
+      return Result.Publisher(attempt <= failures ? .failure(.failed(attempt: attempt)) : .success(attempt))
+    }
+  }
+}
+
+@Suite(.leakChecked)
+struct RetryTests {
+  @Test func resubscribesAfterEachFailureUntilTheUpstreamSucceeds() {
+    let counter = SubscriptionCounter()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    counter.publisher(failingFirst: 2).retry(5).subscribe(subscriber)
+    #expect(counter.count == 3)
+    #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    #expect(subscriber.subscriptionCount == 1)
+  }
+
+  @Test func givesUpAfterTheGivenNumberOfRetries() {
+    let counter = SubscriptionCounter()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    counter.publisher(failingFirst: .max).retry(3).subscribe(subscriber)
+    #expect(counter.count == 4)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed(attempt: 4)))])
+  }
+
+  @Test func retryZeroSubscribesOnce() {
+    let counter = SubscriptionCounter()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    counter.publisher(failingFirst: .max).retry(0).subscribe(subscriber)
+    #expect(counter.count == 1)
+    #expect(subscriber.completion == .failure(.failed(attempt: 1)))
+  }
+
+  @Test func aNilRetryCountRetriesWithoutLimit() {
+    let counter = SubscriptionCounter()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    Publishers.Retry(upstream: counter.publisher(failingFirst: 50), retries: nil).subscribe(subscriber)
+    #expect(counter.count == 51)
+    #expect(subscriber.values == [51])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func valuesBeforeAFailureAreKept() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    upstream.retry(1).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(upstream.subscriptionCount == 2)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func carriesTheRemainingDemandToTheNewSubscription() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(3))
+    upstream.retry(2).subscribe(subscriber)
+    #expect(upstream.link?.requests == [.max(3)])
+    upstream.send(1)
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(upstream.links.count == 2)
+    #expect(upstream.link?.requests == [.max(2)])
+    subscriber.request(.max(1))
+    #expect(upstream.link?.requests == [.max(2), .max(1)])
+    #expect(upstream.links[0].requests == [.max(3)])
+    upstream.send(2)
+    upstream.send(3)
+    upstream.send(completion: .failure(.failed(attempt: 2)))
+    #expect(upstream.link?.requests == [.max(1)])
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func asksTheNewSubscriptionForNothingWhenNoDemandIsLeft() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(1))
+    upstream.retry(1).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(upstream.link?.requests == [])
+    subscriber.cancel()
+  }
+
+  @Test func cancelCancelsTheCurrentSubscriptionAndStopsRetrying() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    upstream.retry(3).subscribe(subscriber)
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    subscriber.cancel()
+    #expect(upstream.links.count == 2)
+    #expect(upstream.link?.isCancelled == true)
+    upstream.send(completion: .failure(.failed(attempt: 2)))
+    #expect(upstream.links.count == 2)
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func manyImmediateFailuresDoNotGrowTheStack() {
+    let counter = SubscriptionCounter()
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    counter.publisher(failingFirst: 100_000).retry(100_000).subscribe(subscriber)
+    #expect(counter.count == 100_001)
+    #expect(subscriber.values == [100_001])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func isEquatableWhenItsUpstreamIs() {
+    #expect(Just(1).retry(2) == Just(1).retry(2))
+    #expect(Just(1).retry(2) != Just(1).retry(3))
+    #expect(Just(1).retry(2) != Just(2).retry(2))
+    #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
+  }
+}

@@ -1,0 +1,259 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum SwitchTestError: Error, Equatable {
+  case failed
+  case other
+}
+
+@Suite(.leakChecked)
+struct SwitchToLatestTests {
+  // MARK: Values and switching
+
+  @Test func republishesTheLatestPublisherAndCancelsThePreviousOne() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(first)
+    first.send(1)
+    upstream.send(second)
+    #expect(first.link?.isCancelled == true)
+    #expect(second.link?.isCancelled == false)
+    first.send(2)
+    second.send(3)
+    #expect(subscriber.values == [1, 3])
+    upstream.send(completion: .finished)
+    second.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func flattensSynchronousPublishers() {
+    let subscriber = TestSubscriber<Int, Never>()
+    [[1, 2].publisher, [3].publisher].publisher.switchToLatest().subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+  }
+
+  // MARK: Completion
+
+  @Test func finishesOnlyWhenTheUpstreamAndTheLatestPublisherHaveFinished() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(first)
+    upstream.send(second)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    // The replaced publisher finishing does not count.
+    first.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    second.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func waitsForTheUpstreamWhenTheLatestPublisherFinishesFirst() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let inner = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    inner.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func finishesAtOnceWhenTheUpstreamFinishesWithoutAPublisher() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Empty<Just<Int>, Never>().switchToLatest().subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func theLatestPublisherFailureCancelsTheUpstream() {
+    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    inner.send(completion: .failure(.failed))
+    #expect(subscriber.completion == .failure(.failed))
+    #expect(upstream.link?.isCancelled == true)
+  }
+
+  @Test func aReplacedPublisherFailureIsIgnored() {
+    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let first = HandDrivenPublisher<Int, SwitchTestError>()
+    let second = HandDrivenPublisher<Int, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(first)
+    upstream.send(second)
+    first.send(completion: .failure(.failed))
+    #expect(subscriber.completion == nil)
+    second.send(5)
+    #expect(subscriber.values == [5])
+    subscriber.cancel()
+  }
+
+  @Test func theUpstreamFailureCancelsTheLatestPublisher() {
+    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    upstream.send(completion: .failure(.other))
+    #expect(inner.link?.isCancelled == true)
+    #expect(subscriber.completion == .failure(.other))
+    inner.send(1)
+    #expect(subscriber.values.isEmpty)
+  }
+
+  // MARK: Demand
+
+  @Test func asksTheUpstreamForUnlimitedPublishers() {
+    let upstream = HandDrivenPublisher<Just<Int>, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.switchToLatest().subscribe(subscriber)
+    #expect(upstream.link?.requests == [.unlimited])
+    subscriber.cancel()
+  }
+
+  @Test func carriesTheRemainingDemandAcrossSwitches() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(first)
+    #expect(first.link?.requests == [.max(3)])
+    first.send(1)
+    upstream.send(second)
+    #expect(second.link?.requests == [.max(2)])
+    subscriber.request(.max(4))
+    #expect(second.link?.requests == [.max(2), .max(4)])
+    #expect(first.link?.requests == [.max(3)])
+    second.send(2)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func demandRequestedBeforeAnyPublisherGoesToTheFirstOne() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let inner = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.switchToLatest().subscribe(subscriber)
+    subscriber.request(.max(1))
+    upstream.send(inner)
+    #expect(inner.link?.requests == [.max(2)])
+    subscriber.cancel()
+  }
+
+  @Test func demandReturnedFromReceiveGoesToTheLatestPublisher() {
+    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
+    let inner = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    inner.send(1)
+    #expect(inner.link?.requests == [.max(1), .max(2)])
+    subscriber.cancel()
+  }
+
+  @Test func aSynchronousPublisherAskedOneAtATimeDoesNotGrowTheStack() {
+    let count = 20_000
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    Just((0..<count).publisher).switchToLatest().subscribe(subscriber)
+    #expect(subscriber.values.count == count)
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // MARK: Cancellation
+
+  @Test func cancelCancelsTheUpstreamAndTheLatestPublisher() {
+    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
+    let inner = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    #expect(inner.link?.isCancelled == true)
+    inner.send(1)
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion == nil)
+  }
+
+  // MARK: Re-entrancy
+
+  @Test func switchingFromInsideReceiveDropsTheOldPublisher() {
+    let upstream = PassthroughSubject<PassthroughSubject<Int, Never>, Never>()
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value == 1 {
+        upstream.send(second)
+        first.send(2)
+        second.send(3)
+      }
+    }
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(first)
+    first.send(1)
+    first.send(4)
+    #expect(subscriber.values == [1, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  // MARK: Overloads for publishers that cannot fail
+
+  @Test func anUpstreamThatCannotFailTakesTheInnerFailureType() {
+    let upstream = PassthroughSubject<Fail<Int, SwitchTestError>, Never>()
+    let switched:
+      Publishers.SwitchToLatest<
+        Fail<Int, SwitchTestError>,
+        Publishers.SetFailureType<PassthroughSubject<Fail<Int, SwitchTestError>, Never>, SwitchTestError>
+      > = upstream.switchToLatest()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    switched.subscribe(subscriber)
+    upstream.send(Fail(error: .failed))
+    #expect(subscriber.completion == .failure(.failed))
+  }
+
+  @Test func innerPublishersThatCannotFailTakeTheUpstreamFailureType() {
+    let upstream = PassthroughSubject<Just<Int>, SwitchTestError>()
+    let switched:
+      Publishers.SwitchToLatest<
+        Publishers.SetFailureType<Just<Int>, SwitchTestError>,
+        Publishers.Map<
+          PassthroughSubject<Just<Int>, SwitchTestError>, Publishers.SetFailureType<Just<Int>, SwitchTestError>
+        >
+      > = upstream.switchToLatest()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    switched.subscribe(subscriber)
+    upstream.send(Just(1))
+    upstream.send(completion: .failure(.other))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(.other))])
+  }
+
+  @Test func publishersThatCannotFailKeepTheirTypes() {
+    let neither: Publishers.SwitchToLatest<Just<Int>, Just<Just<Int>>> = Just(Just(1)).switchToLatest()
+    let both: Publishers.SwitchToLatest<Fail<Int, SwitchTestError>, Fail<Fail<Int, SwitchTestError>, SwitchTestError>> =
+      Fail(error: .failed).switchToLatest()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, SwitchTestError>()
+    neither.subscribe(first)
+    both.subscribe(second)
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(second.completion == .failure(.failed))
+  }
+}

@@ -1,0 +1,132 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct TryCompactMapTestError: Error, Equatable {
+  var code = 0
+}
+
+private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryCompactMapTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryCompactMapTestError
+}
+
+private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
+  if case .finished = subscriber.completion { return true }
+  return false
+}
+
+@Suite(.leakChecked)
+struct TryCompactMapTests {
+  @Test func publishesNonNilResults() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    ["1", "x", "3"].publisher.eraseToAnyPublisher().tryCompactMap { Int($0) }.subscribe(subscriber)
+    #expect(subscriber.values == [1, 3])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func upstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<String, TryCompactMapTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryCompactMap { Int($0) }.subscribe(subscriber)
+    subject.send(completion: .failure(TryCompactMapTestError(code: 4)))
+    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 4))
+  }
+
+  @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
+    let upstream = ManualUpstream<String, Never>()
+    upstream.ignoresCancel = true
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryCompactMap { text -> Int? in
+      if text.isEmpty { throw TryCompactMapTestError(code: 1) }
+      return Int(text)
+    }
+    .subscribe(subscriber)
+    upstream.send("1")
+    upstream.send("")
+    #expect(upstream.cancelCount == 1)
+    upstream.send("2")
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    upstream.send(completion: .finished)
+    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func droppedValueIsReplacedByUpstreamDemand() {
+    let upstream = ManualUpstream<String, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    upstream.tryCompactMap { Int($0) }.subscribe(subscriber)
+    #expect(upstream.send("x") == .max(1))
+    #expect(upstream.send("1") == .none)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(completion: .finished)
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func demandFromSequence() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    ["1", "a", "2", "3"].publisher.eraseToAnyPublisher().tryCompactMap { Int($0) }.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelGoesStraightUpstream() {
+    let upstream = ManualUpstream<String, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryCompactMap { Int($0) }.subscribe(subscriber)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send("1")
+    #expect(subscriber.values.isEmpty)
+  }
+
+  @Test func compactMapFusesIntoOneTryCompactMap() {
+    let subject = PassthroughSubject<String, Never>()
+    let fused = subject.tryCompactMap { Int($0) }.compactMap { value -> Int? in
+      if value == 0 { throw TryCompactMapTestError(code: 0) }
+      return value > 1 ? value : nil
+    }
+    #expect(type(of: fused) == Publishers.TryCompactMap<PassthroughSubject<String, Never>, Int>.self)
+    let subscriber = TestSubscriber<Int, any Error>()
+    fused.subscribe(subscriber)
+    for text in ["x", "1", "2", "0", "5"] { subject.send(text) }
+    #expect(subscriber.values == [2])
+    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 0))
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

@@ -1,0 +1,91 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct TryComparisonTests {
+  @Test func tryMinAndTryMaxPublishTheExtremesOnFinish() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let minimum = TestSubscriber<Int, any Error>()
+    let maximum = TestSubscriber<Int, any Error>()
+    let tryMin: Publishers.TryComparison<ReducingUpstream<Int, Never>> = upstream.tryMin { $0 < $1 }
+    tryMin.subscribe(minimum)
+    let other = ReducingUpstream<Int, Never>()
+    other.tryMax { $0 < $1 }.subscribe(maximum)
+
+    for value in [4, -2, 9, 0] {
+      upstream.send(value)
+      other.send(value)
+    }
+    upstream.send(completion: .finished)
+    other.send(completion: .finished)
+
+    #expect(minimum.values == [-2])
+    #expect(maximum.values == [9])
+    #expect(minimum.completion != nil)
+    #expect(maximum.completion != nil)
+  }
+
+  @Test func aThrownErrorCancelsUpstreamAndFails() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    var comparisons = 0
+    upstream.tryMax { lhs, rhs in
+      comparisons += 1
+      if rhs < 0 { throw ReducingError.thrown }
+      return lhs < rhs
+    }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(-1)
+    upstream.send(5)
+    upstream.send(completion: .finished)
+
+    #expect(comparisons == 2)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values.isEmpty)
+    #expect(failure(of: subscriber) == .thrown)
+  }
+
+  @Test func anUpstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryMin { $0 < $1 }.subscribe(subscriber)
+
+    subject.send(completion: .failure(.upstream))
+
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func anEmptyUpstreamJustFinishes() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    upstream.tryMin { $0 < $1 }.subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion != nil)
+    #expect(failure(of: subscriber) == nil)
+  }
+
+  @Test func holdsTheResultUntilDemandAndCancelsUpstreamOnCancel() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    upstream.tryMax { $0 < $1 }.subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(3)
+    subscriber.cancel()
+    upstream.send(completion: .finished)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events.count == 1)
+  }
+
+  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
+    guard case .failure(let error) = subscriber.completion else { return nil }
+    return error as? ReducingError
+  }
+}

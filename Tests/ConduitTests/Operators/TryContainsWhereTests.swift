@@ -1,0 +1,80 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct TryContainsWhereTests {
+  @Test func aSatisfyingElementCancelsUpstreamAndPublishesTrue() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let contains: Publishers.TryContainsWhere<ReducingUpstream<Int, Never>> = upstream.tryContains { $0 > 4 }
+    let subscriber = TestSubscriber<Bool, any Error>()
+    contains.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(7)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values == [true])
+    #expect(subscriber.completion != nil)
+    #expect(failure(of: subscriber) == nil)
+  }
+
+  @Test func finishingWithoutOnePublishesFalse() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Bool, any Error>()
+    upstream.tryContains { $0 > 4 }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.values == [false])
+    #expect(subscriber.completion != nil)
+  }
+
+  @Test func aThrownErrorCancelsUpstreamAndFails() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
+    upstream.tryContains { value in
+      if value < 0 { throw ReducingError.thrown }
+      return value > 4
+    }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(-1)
+    upstream.send(5)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values.isEmpty)
+    #expect(failure(of: subscriber) == .thrown)
+  }
+
+  @Test func anUpstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Bool, any Error>()
+    subject.tryContains { $0 > 4 }.subscribe(subscriber)
+
+    subject.send(completion: .failure(.upstream))
+
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func holdsTheAnswerUntilDemandAndCancels() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
+    upstream.tryContains { $0 > 4 }.subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(completion: .finished)
+    #expect(subscriber.values.isEmpty)
+    subscriber.cancel()
+    subscriber.request(.max(1))
+
+    #expect(subscriber.events.count == 1)
+    #expect(upstream.cancelCount == 0)
+  }
+
+  private func failure(of subscriber: TestSubscriber<Bool, any Error>) -> ReducingError? {
+    guard case .failure(let error) = subscriber.completion else { return nil }
+    return error as? ReducingError
+  }
+}

@@ -1,0 +1,114 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum TryDropWhileTestError: Error, Equatable {
+  case upstream
+  case predicate
+}
+
+@Suite(.leakChecked)
+struct TryDropWhileTests {
+  @Test func dropsUntilThePredicateFails() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    [1, 2, 5, 1].publisher.eraseToAnyPublisher().tryDrop(while: { $0 < 3 }).subscribe(subscriber)
+    #expect(subscriber.values == [5, 1])
+    #expect(subscriber.completion.map(isFinished) == true)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aThrownErrorFailsTheStreamAndCancelsUpstream() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryDrop(while: { value in
+      if value < 0 { throw TryDropWhileTestError.predicate }
+      return true
+    }).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(-1)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.values.isEmpty)
+    #expect(failure(of: subscriber) == .predicate)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events.count == 2)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func stopsAskingThePredicateOnceAValuePasses() {
+    var calls: [Int] = []
+    let subscriber = TestSubscriber<Int, any Error>()
+    [1, 5, -1, 2].publisher.eraseToAnyPublisher()
+      .tryDrop(while: { value in
+        calls.append(value)
+        if value < 0 { throw TryDropWhileTestError.predicate }
+        return value < 3
+      })
+      .subscribe(subscriber)
+    #expect(calls == [1, 5])
+    #expect(subscriber.values == [5, -1, 2])
+    #expect(subscriber.completion.map(isFinished) == true)
+  }
+
+  @Test func forwardsUpstreamFailureAsAnyError() {
+    let upstream = HandDrivenPublisher<Int, TryDropWhileTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryDrop(while: { $0 < 3 }).subscribe(subscriber)
+    upstream.send(3)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.values == [3])
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func replacesEachDroppedValueWithDemandUpstream() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
+    upstream.tryDrop(while: { $0 < 3 }).subscribe(subscriber)
+    #expect(upstream.link?.requests == [.max(1)])
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(3) == .none)
+    #expect(subscriber.values == [3])
+    subscriber.request(.max(1))
+    #expect(upstream.link?.requests == [.max(1), .max(1)])
+    upstream.send(completion: .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelReachesUpstreamAndStopsValues() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryDrop(while: { $0 < 2 }).subscribe(subscriber)
+    upstream.send(2)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    upstream.send(3)
+    #expect(subscriber.values == [2])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func throwingOnTheFirstValueOfASequence() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1), demandPerValue: .max(1))
+    (1...1_000).publisher.eraseToAnyPublisher()
+      .tryDrop(while: { _ in throw TryDropWhileTestError.predicate })
+      .subscribe(subscriber)
+    #expect(subscriber.values.isEmpty)
+    #expect(failure(of: subscriber) == .predicate)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func exposesItsParts() throws {
+    let tryDropWhile = Publishers.TryDropWhile(upstream: Just(1), predicate: { $0 > 0 })
+    #expect(tryDropWhile.upstream == Just(1))
+    #expect(try tryDropWhile.predicate(1))
+  }
+}
+
+private func isFinished(_ completion: Subscribers.Completion<any Error>) -> Bool {
+  if case .finished = completion { return true }
+  return false
+}
+
+private func failure(of subscriber: TestSubscriber<Int, any Error>) -> TryDropWhileTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryDropWhileTestError
+}

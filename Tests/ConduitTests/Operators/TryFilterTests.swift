@@ -1,0 +1,131 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct TryFilterTestError: Error, Equatable {
+  var code = 0
+}
+
+private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryFilterTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryFilterTestError
+}
+
+private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
+  if case .finished = subscriber.completion { return true }
+  return false
+}
+
+@Suite(.leakChecked)
+struct TryFilterTests {
+  @Test func republishesMatchingValues() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    (1...6).publisher.eraseToAnyPublisher().tryFilter { $0.isMultiple(of: 3) }.subscribe(subscriber)
+    #expect(subscriber.values == [3, 6])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func upstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, TryFilterTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryFilter { _ in true }.subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(TryFilterTestError(code: 5)))
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryFilterTestError(code: 5))
+  }
+
+  @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.ignoresCancel = true
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryFilter { value -> Bool in
+      if value < 0 { throw TryFilterTestError(code: value) }
+      return true
+    }
+    .subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(-1)
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryFilterTestError(code: -1))
+    upstream.send(completion: .finished)
+    #expect(failure(of: subscriber) == TryFilterTestError(code: -1))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func droppedValueIsReplacedByUpstreamDemand() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    [1, 2, 3, 4, 5, 6].publisher.eraseToAnyPublisher().tryFilter { $0.isMultiple(of: 2) }.subscribe(subscriber)
+    #expect(subscriber.values == [2, 4])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [2, 4, 6])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelGoesStraightUpstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(3))
+    upstream.tryFilter { _ in true }.subscribe(subscriber)
+    #expect(upstream.requests == [.max(3)])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  @Test func filterAndTryFilterFuseIntoOneTryFilter() {
+    let subject = PassthroughSubject<Int, Never>()
+    let base = subject.tryFilter { $0 > 1 }
+    let filtered = base.filter { value -> Bool in
+      if value == 5 { throw TryFilterTestError(code: 5) }
+      return value.isMultiple(of: 2)
+    }
+    let tried = base.tryFilter { $0 < 4 }
+    #expect(type(of: filtered) == Publishers.TryFilter<PassthroughSubject<Int, Never>>.self)
+    #expect(type(of: tried) == Publishers.TryFilter<PassthroughSubject<Int, Never>>.self)
+    let first = TestSubscriber<Int, any Error>()
+    let second = TestSubscriber<Int, any Error>()
+    filtered.subscribe(first)
+    tried.subscribe(second)
+    for value in 1...6 { subject.send(value) }
+    subject.send(completion: .finished)
+    #expect(first.values == [2, 4])
+    #expect(failure(of: first) == TryFilterTestError(code: 5))
+    #expect(second.values == [2, 3])
+    #expect(isFinished(second))
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

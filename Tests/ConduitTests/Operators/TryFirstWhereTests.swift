@@ -1,0 +1,91 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct TryFirstWhereTests {
+  @Test func publishesTheFirstSatisfyingValueAndCancelsUpstream() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let first: Publishers.TryFirstWhere<ReducingUpstream<Int, Never>> = upstream.tryFirst { $0 > 2 }
+    let subscriber = TestSubscriber<Int, any Error>()
+    first.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(3)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values == [3])
+    #expect(subscriber.completion != nil)
+    #expect(failure(of: subscriber) == nil)
+  }
+
+  @Test func aThrownErrorCancelsUpstreamAndFails() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    upstream.tryFirst { value in
+      if value < 0 { throw ReducingError.thrown }
+      return value > 2
+    }.subscribe(subscriber)
+
+    upstream.send(1)
+    upstream.send(-1)
+    upstream.send(3)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values.isEmpty)
+    #expect(failure(of: subscriber) == .thrown)
+  }
+
+  @Test func finishesWithNothingWhenNoneSatisfies() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion != nil)
+    #expect(failure(of: subscriber) == nil)
+  }
+
+  @Test func anUpstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, ReducingError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryFirst { $0 > 2 }.subscribe(subscriber)
+
+    subject.send(completion: .failure(.upstream))
+
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func holdsTheValueUntilDemand() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
+    #expect(upstream.requests == [.unlimited])
+
+    upstream.send(5)
+    #expect(subscriber.events.count == 1)
+
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [5])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelCancelsUpstreamAndSilences() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
+
+    subscriber.cancel()
+    upstream.send(5)
+
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.events.count == 1)
+  }
+
+  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
+    guard case .failure(let error) = subscriber.completion else { return nil }
+    return error as? ReducingError
+  }
+}

@@ -1,0 +1,188 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct TryMapTestError: Error, Equatable {
+  var code = 0
+}
+
+private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryMapTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryMapTestError
+}
+
+@Suite(.leakChecked)
+struct TryMapTests {
+  @Test func transformsEveryValue() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    [1, 2, 3].publisher.eraseToAnyPublisher().tryMap { $0 * 10 }.subscribe(subscriber)
+    #expect(subscriber.values == [10, 20, 30])
+    guard case .finished = subscriber.completion else {
+      Issue.record("expected finished, got \(String(describing: subscriber.completion))")
+      return
+    }
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func upstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, TryMapTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryMap { $0 }.subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(TryMapTestError(code: 7)))
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryMapTestError(code: 7))
+  }
+
+  @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.ignoresCancel = true
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryMap { value -> Int in
+      if value == 2 { throw TryMapTestError(code: 2) }
+      return value
+    }
+    .subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    // Nothing more reaches downstream, even from an upstream that keeps sending.
+    #expect(upstream.send(3) == .none)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func thrownErrorFromSequenceStopsDelivery() {
+    var seen: [Int] = []
+    let subscriber = TestSubscriber<Int, any Error>()
+    (1...100).publisher.eraseToAnyPublisher()
+      .tryMap { value -> Int in
+        seen.append(value)
+        if value == 3 { throw TryMapTestError(code: 3) }
+        return value
+      }
+      .subscribe(subscriber)
+    #expect(seen == [1, 2, 3])
+    #expect(subscriber.values == [1, 2])
+    #expect(failure(of: subscriber) == TryMapTestError(code: 3))
+  }
+
+  @Test func passesDemandThrough() {
+    let upstream = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    upstream.tryMap { $0 }.subscribe(subscriber)
+    subscriber.request(.max(3))
+    #expect(upstream.requests == [.max(2), .max(3)])
+    upstream.send(completion: .finished)
+  }
+
+  @Test func demandFromSequence() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
+    [1, 2, 3].publisher.eraseToAnyPublisher().tryMap { $0 + 1 }.subscribe(subscriber)
+    #expect(subscriber.values == [2])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [2, 3, 4])
+    #expect(subscriber.completion != nil)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelGoesStraightUpstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryMap { $0 }.subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func mapTryMapFusesIntoOneTryMap() {
+    let subject = PassthroughSubject<Int, Never>()
+    let fused = subject.map { $0 + 1 }.tryMap { value -> Int in
+      if value > 5 { throw TryMapTestError() }
+      return value * 10
+    }
+    #expect(type(of: fused) == Publishers.TryMap<PassthroughSubject<Int, Never>, Int>.self)
+    let subscriber = TestSubscriber<Int, any Error>()
+    fused.subscribe(subscriber)
+    subject.send(1)
+    subject.send(9)
+    #expect(subscriber.values == [20])
+    #expect(failure(of: subscriber) == TryMapTestError())
+  }
+
+  @Test func tryMapMapAndTryMapTryMapFuse() {
+    let subject = PassthroughSubject<Int, Never>()
+    let mapped = subject.tryMap { $0 + 1 }.map { "\($0)" }
+    #expect(type(of: mapped) == Publishers.TryMap<PassthroughSubject<Int, Never>, String>.self)
+    let twice = subject.tryMap { $0 + 1 }.tryMap { value -> Int in
+      if value == 3 { throw TryMapTestError(code: 3) }
+      return value * 2
+    }
+    #expect(type(of: twice) == Publishers.TryMap<PassthroughSubject<Int, Never>, Int>.self)
+    let strings = TestSubscriber<String, any Error>()
+    let ints = TestSubscriber<Int, any Error>()
+    mapped.subscribe(strings)
+    twice.subscribe(ints)
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .finished)
+    #expect(strings.values == ["2", "3"])
+    #expect(ints.values == [4])
+    #expect(failure(of: ints) == TryMapTestError(code: 3))
+  }
+
+  @Test func firstClosureThrowingInAFusionStopsTheSecond() {
+    var secondCalls = 0
+    let subscriber = TestSubscriber<Int, any Error>()
+    [1, 2].publisher.eraseToAnyPublisher()
+      .tryMap { value -> Int in
+        if value == 2 { throw TryMapTestError(code: 9) }
+        return value
+      }
+      .map { value -> Int in
+        secondCalls += 1
+        return value
+      }
+      .subscribe(subscriber)
+    #expect(secondCalls == 1)
+    #expect(failure(of: subscriber) == TryMapTestError(code: 9))
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

@@ -1,0 +1,113 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private enum TryPrefixWhileTestError: Error, Equatable {
+  case upstream
+  case predicate
+}
+
+@Suite(.leakChecked)
+struct TryPrefixWhileTests {
+  @Test func republishesWhileThePredicateHolds() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    [1, 2, 5, 1].publisher.eraseToAnyPublisher().tryPrefix(while: { $0 < 3 }).subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func theFirstRejectedValueCancelsUpstreamAndFinishes() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryPrefix(while: { $0 < 3 }).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(3)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.values == [1])
+    #expect(isFinished(subscriber))
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func aThrownErrorFailsTheStreamAndCancelsUpstream() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryPrefix(while: { value in
+      if value < 0 { throw TryPrefixWhileTestError.predicate }
+      return true
+    }).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(-1)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == .predicate)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events.count == 3)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func forwardsUpstreamFailureAsAnyError() {
+    let upstream = HandDrivenPublisher<Int, TryPrefixWhileTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryPrefix(while: { _ in true }).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(.upstream))
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == .upstream)
+  }
+
+  @Test func neverDeliversBeyondDemand() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
+    (1...10).publisher.eraseToAnyPublisher().tryPrefix(while: { $0 < 3 }).subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelReachesUpstreamAndStopsValues() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryPrefix(while: { _ in true }).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func throwFromInsideAOneAtATimeSequence() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1), demandPerValue: .max(1))
+    (1...100_000).publisher.eraseToAnyPublisher()
+      .tryPrefix(while: { value in
+        if value > 50_000 { throw TryPrefixWhileTestError.predicate }
+        return true
+      })
+      .subscribe(subscriber)
+    #expect(subscriber.values.count == 50_000)
+    #expect(failure(of: subscriber) == .predicate)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func exposesItsParts() throws {
+    let tryPrefixWhile = Publishers.TryPrefixWhile(upstream: Just(1), predicate: { $0 > 0 })
+    #expect(tryPrefixWhile.upstream == Just(1))
+    #expect(try tryPrefixWhile.predicate(1))
+  }
+}
+
+private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {
+  if case .finished? = subscriber.completion { return true }
+  return false
+}
+
+private func failure(of subscriber: TestSubscriber<Int, any Error>) -> TryPrefixWhileTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryPrefixWhileTestError
+}

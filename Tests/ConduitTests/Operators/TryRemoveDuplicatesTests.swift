@@ -1,0 +1,128 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct TryRemoveDuplicatesTestError: Error, Equatable {
+  var code = 0
+}
+
+private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryRemoveDuplicatesTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryRemoveDuplicatesTestError
+}
+
+private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
+  if case .finished = subscriber.completion { return true }
+  return false
+}
+
+@Suite(.leakChecked)
+struct TryRemoveDuplicatesTests {
+  @Test func dropsConsecutiveDuplicates() {
+    let subscriber = TestSubscriber<String, any Error>()
+    let publisher: Publishers.TryRemoveDuplicates<AnyPublisher<String, Never>> = ["a", "A", "b", "B", "a"].publisher
+      .eraseToAnyPublisher()
+      .tryRemoveDuplicates { $0.lowercased() == $1.lowercased() }
+    publisher.subscribe(subscriber)
+    #expect(subscriber.values == ["a", "b", "a"])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func upstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, TryRemoveDuplicatesTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryRemoveDuplicates(by: ==).subscribe(subscriber)
+    subject.send(1)
+    subject.send(completion: .failure(TryRemoveDuplicatesTestError(code: 6)))
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryRemoveDuplicatesTestError(code: 6))
+  }
+
+  @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.ignoresCancel = true
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryRemoveDuplicates { previous, current -> Bool in
+      if current < 0 { throw TryRemoveDuplicatesTestError(code: previous) }
+      return previous == current
+    }
+    .subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(1)
+    upstream.send(-1)
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) == TryRemoveDuplicatesTestError(code: 1))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func firstValueIsNotCompared() {
+    var calls = 0
+    let subscriber = TestSubscriber<Int, any Error>()
+    [5].publisher.eraseToAnyPublisher()
+      .tryRemoveDuplicates { _, _ in
+        calls += 1
+        throw TryRemoveDuplicatesTestError()
+      }
+      .subscribe(subscriber)
+    #expect(calls == 0)
+    #expect(subscriber.values == [5])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func droppedDuplicateIsReplacedByUpstreamDemand() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    [1, 1, 2, 2, 3].publisher.eraseToAnyPublisher().tryRemoveDuplicates(by: ==).subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelGoesStraightUpstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryRemoveDuplicates(by: ==).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

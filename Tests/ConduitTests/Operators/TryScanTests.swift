@@ -1,0 +1,125 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct TryScanTestError: Error, Equatable {
+  var code = 0
+}
+
+private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryScanTestError? {
+  guard case .failure(let error) = subscriber.completion else { return nil }
+  return error as? TryScanTestError
+}
+
+private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
+  if case .finished = subscriber.completion { return true }
+  return false
+}
+
+@Suite(.leakChecked)
+struct TryScanTests {
+  @Test func publishesEachRunningResult() {
+    let subscriber = TestSubscriber<Int, any Error>()
+    let scan: Publishers.TryScan<AnyPublisher<Int, Never>, Int> = (1...4).publisher.eraseToAnyPublisher().tryScan(0, +)
+    scan.subscribe(subscriber)
+    #expect(subscriber.values == [1, 3, 6, 10])
+    #expect(isFinished(subscriber))
+  }
+
+  @Test func upstreamFailureBecomesAnyError() {
+    let subject = PassthroughSubject<Int, TryScanTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subject.tryScan(0, +).subscribe(subscriber)
+    subject.send(2)
+    subject.send(completion: .failure(TryScanTestError(code: 8)))
+    #expect(subscriber.values == [2])
+    #expect(failure(of: subscriber) == TryScanTestError(code: 8))
+  }
+
+  @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.ignoresCancel = true
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryScan(10) { total, divisor -> Int in
+      if divisor == 0 { throw TryScanTestError(code: total) }
+      return total / divisor
+    }
+    .subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(0)
+    #expect(upstream.cancelCount == 1)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [10, 5])
+    #expect(failure(of: subscriber) == TryScanTestError(code: 5))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func passesDemandThrough() {
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
+    (1...4).publisher.eraseToAnyPublisher().tryScan(0, +).subscribe(subscriber)
+    #expect(subscriber.values == [1, 3])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 3, 6, 10])
+    #expect(isFinished(subscriber))
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelGoesStraightUpstream() {
+    let upstream = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    upstream.tryScan(0, +).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+    upstream.send(2)
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func reentrantSendKeepsOrderAndState() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    subscriber.onValue { total in
+      if total == 1 { subject.send(10) }
+    }
+    subject.tryScan(0, +).subscribe(subscriber)
+    subject.send(1)
+    subject.send(100)
+    subject.send(completion: .finished)
+    #expect(subscriber.values == [1, 11, 111])
+    #expect(subscriber.violations.isEmpty)
+  }
+}
+
+/// An upstream driven by hand that records what its subscriber asks of it.
+private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
+  var ignoresCancel = false
+  private var downstream: AnySubscriber<Output, Failure>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    downstream = AnySubscriber(subscriber)
+    subscriber.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+
+  func cancel() {
+    cancelCount += 1
+    if !ignoresCancel { downstream = nil }
+  }
+
+  @discardableResult
+  func send(_ value: Output) -> Subscribers.Demand {
+    downstream?.receive(value) ?? .none
+  }
+
+  func send(completion: Subscribers.Completion<Failure>) {
+    let downstream = self.downstream
+    self.downstream = nil
+    downstream?.receive(completion: completion)
+  }
+}

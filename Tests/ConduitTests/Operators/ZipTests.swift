@@ -1,0 +1,241 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+private struct ZipError: Error, Equatable {}
+
+/// Tuples are not Equatable: tests compare their descriptions.
+private func described<Value>(_ values: [Value]) -> [String] {
+  values.map { "\($0)" }
+}
+
+@Suite(.leakChecked)
+struct ZipTests {
+  @Test func pairsTheOldestUnpairedValueOfEachUpstream() {
+    let numbers = PassthroughSubject<Int, Never>()
+    let letters = PassthroughSubject<String, Never>()
+    let subscriber = TestSubscriber<(Int, String), Never>()
+    numbers.zip(letters).subscribe(subscriber)
+
+    numbers.send(1)
+    numbers.send(2)
+    #expect(subscriber.values.isEmpty)
+    letters.send("a")
+    letters.send("b")
+    letters.send("c")
+    numbers.send(3)
+
+    #expect(described(subscriber.values) == [#"(1, "a")"#, #"(2, "b")"#, #"(3, "c")"#])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func finishesOnceAFinishedUpstreamHasNothingLeftToPair() {
+    let numbers = CombiningProbe<Int, Never>()
+    let letters = CombiningProbe<String, Never>()
+    let subscriber = TestSubscriber<(Int, String), Never>()
+    numbers.zip(letters).subscribe(subscriber)
+
+    numbers.send(1)
+    numbers.send(2)
+    letters.send("a")
+    numbers.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    letters.send("b")
+
+    #expect(described(subscriber.values) == [#"(1, "a")"#, #"(2, "b")"#])
+    #expect(subscriber.completion == .finished)
+    #expect(letters.cancelled)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func finishesAtOnceWhenAnUpstreamFinishesWithNothingQueuedLeavingTheSurplusUnpaired() {
+    let numbers = CombiningProbe<Int, Never>()
+    let letters = CombiningProbe<String, Never>()
+    let subscriber = TestSubscriber<(Int, String), Never>()
+    numbers.zip(letters).subscribe(subscriber)
+
+    numbers.send(1)
+    numbers.send(2)
+    letters.send("a")
+    letters.send(completion: .finished)
+
+    #expect(described(subscriber.values) == [#"(1, "a")"#])
+    #expect(subscriber.completion == .finished)
+    #expect(numbers.cancelled)
+  }
+
+  @Test func finishesAtOnceWhenAnUpstreamFinishesWithoutPublishing() {
+    let subscriber = TestSubscriber<(Int, Int), Never>()
+    Empty<Int, Never>().zip(PassthroughSubject<Int, Never>()).subscribe(subscriber)
+
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func failsAtTheFirstFailureAndCancelsTheOtherUpstreams() {
+    let first = CombiningProbe<Int, ZipError>()
+    let second = CombiningProbe<Int, ZipError>()
+    let third = CombiningProbe<Int, ZipError>()
+    let subscriber = TestSubscriber<(Int, Int, Int), ZipError>()
+    first.zip(second, third).subscribe(subscriber)
+
+    first.send(1)
+    third.send(completion: .failure(ZipError()))
+    second.send(2)
+
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion == .failure(ZipError()))
+    #expect(first.cancelled)
+    #expect(second.cancelled)
+    #expect(!third.cancelled)
+  }
+
+  @Test func passesEveryRequestToEveryUpstream() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(2))
+    first.zip(second).subscribe(subscriber)
+    #expect(first.requests == [.max(1)])
+    #expect(second.requests == [.max(1)])
+
+    first.send(1)
+    second.send(1)
+    subscriber.request(.max(3))
+
+    // The demand the pair brought back goes to the upstream that completed the pair as the return
+    // value of its `receive(_:)`, and to the other as a request.
+    #expect(first.requests == [.max(1), .max(2), .max(3)])
+    #expect(second.requests == [.max(1), .max(2), .max(3)])
+    subscriber.cancel()
+  }
+
+  @Test func sendsNothingBeyondDemand() {
+    let numbers = PassthroughSubject<Int, Never>()
+    let letters = PassthroughSubject<String, Never>()
+    let subscriber = TestSubscriber<(Int, String), Never>(initialDemand: .max(1))
+    numbers.zip(letters).subscribe(subscriber)
+
+    numbers.send(1)
+    numbers.send(2)  // `numbers` was asked for one value: its subject drops this one.
+    letters.send("a")
+    letters.send("b")
+    #expect(described(subscriber.values) == [#"(1, "a")"#])
+
+    subscriber.request(.max(1))
+    numbers.send(3)
+    letters.send("c")
+    #expect(described(subscriber.values) == [#"(1, "a")"#, #"(3, "c")"#])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func cancellingCancelsEveryUpstreamAndStopsDelivery() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int), Never>()
+    first.zip(second).subscribe(subscriber)
+
+    first.send(1)
+    subscriber.cancel()
+    second.send(1)
+
+    #expect(first.cancelled)
+    #expect(second.cancelled)
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion == nil)
+  }
+
+  @Test func valuesSentFromInsideReceiveArePairedAfterTheCurrentPair() {
+    let numbers = PassthroughSubject<Int, Never>()
+    let letters = PassthroughSubject<String, Never>()
+    let subscriber = TestSubscriber<(Int, String), Never>()
+    subscriber.onValue { pair in
+      if pair.0 == 1 {
+        numbers.send(2)
+        letters.send("b")
+        numbers.send(3)
+      }
+    }
+    numbers.zip(letters).subscribe(subscriber)
+
+    numbers.send(1)
+    letters.send("a")
+    letters.send("c")
+
+    #expect(described(subscriber.values) == [#"(1, "a")"#, #"(2, "b")"#, #"(3, "c")"#])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func oneValueAtATimeOverLongSynchronousUpstreamsDoesNotGrowTheStack() {
+    let count = 100_000
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<count).publisher.zip((0..<count).publisher.map { -$0 }).subscribe(subscriber)
+
+    let values = subscriber.values
+    #expect(values.count == count)
+    #expect(values.allSatisfy { $0.0 == -$0.1 })
+    #expect(values.last?.0 == count - 1)
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func zipsThreeAndFourUpstreams() {
+    let three = TestSubscriber<(Int, String, Bool), Never>()
+    [1, 2].publisher.zip(["a", "b", "c"].publisher, [true, false].publisher).subscribe(three)
+    let four = TestSubscriber<(Int, Int, Int, Int), Never>()
+    let zip4: Publishers.Zip4<Just<Int>, Just<Int>, Just<Int>, Just<Int>> = Just(1).zip(Just(2), Just(3), Just(4))
+    zip4.subscribe(four)
+
+    #expect(described(three.values) == [#"(1, "a", true)"#, #"(2, "b", false)"#])
+    #expect(three.completion == .finished)
+    #expect(described(four.values) == ["(1, 2, 3, 4)"])
+    #expect(four.completion == .finished)
+  }
+
+  @Test func transformsEachTuple() {
+    let two = TestSubscriber<String, Never>()
+    let zipped: Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Just<String>>, String> =
+      [1, 2].publisher.zip(Just("a")) { "\($0)\($1)" }
+    zipped.subscribe(two)
+    let three = TestSubscriber<Int, Never>()
+    [1, 2].publisher.zip([10, 20].publisher, [100, 200].publisher) { $0 + $1 + $2 }.subscribe(three)
+    let four = TestSubscriber<Int, Never>()
+    Just(1).zip(Just(2), Just(3), Just(4)) { $0 * $1 * $2 * $3 }.subscribe(four)
+
+    #expect(two.values == ["1a"])
+    #expect(three.values == [111, 222])
+    #expect(four.values == [24])
+  }
+
+  @Test func equalWhenTheUpstreamsAreEqual() {
+    #expect(Publishers.Zip(Just(1), Just(2)) == Publishers.Zip(Just(1), Just(2)))
+    #expect(Publishers.Zip(Just(1), Just(2)) != Publishers.Zip(Just(1), Just(3)))
+    #expect(Publishers.Zip3(Just(1), Just(2), Just(3)) == Publishers.Zip3(Just(1), Just(2), Just(3)))
+    #expect(Publishers.Zip4(Just(1), Just(2), Just(3), Just(4)) != Publishers.Zip4(Just(1), Just(2), Just(3), Just(5)))
+  }
+}
+
+/// Contract 3 under load: two upstreams sending on two threads never overlap calls into the
+/// downstream, and pairs stay in order.
+@Suite(.leakChecked, .serialized)
+struct ZipStressTests {
+  @Test func twoSendersOnTwoThreadsPairInOrder() {
+    let count = 50_000
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int), Never>()
+    first.zip(second).subscribe(subscriber)
+
+    sendFromTwoThreads(first, second, count: count)
+    first.send(completion: .finished)
+
+    let values = subscriber.values
+    #expect(values.count == count)
+    #expect(values.map(\.0) == Array(0..<count))
+    #expect(values.allSatisfy { $0.1 == -1 - $0.0 })
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+}

@@ -1,0 +1,272 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct PassthroughSubjectTests {
+  @Test func sendsValuesToEverySubscriber() {
+    let subject = PassthroughSubject<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    subject.subscribe(first)
+    subject.subscribe(second)
+
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .finished)
+
+    for subscriber in [first, second] {
+      #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func subscriberReceivesOnlyWhatIsSentAfterItSubscribed() {
+    let subject = PassthroughSubject<Int, Never>()
+    subject.send(0)
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.subscribe(subscriber)
+
+    subject.send(1)
+
+    #expect(subscriber.values == [1])
+    subject.send(completion: .finished)
+  }
+
+  @Test func tracksDemandPerSubscriber() {
+    let subject = PassthroughSubject<Int, Never>()
+    let limited = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    let unlimited = TestSubscriber<Int, Never>()
+    subject.subscribe(limited)
+    subject.subscribe(unlimited)
+
+    for value in 1...3 { subject.send(value) }
+
+    #expect(limited.values == [1])
+    #expect(unlimited.values == [1, 2, 3])
+    #expect(limited.violations.isEmpty)
+    subject.send(completion: .finished)
+  }
+
+  @Test func dropsValueSentWithoutDemandAndDoesNotDeliverItLater() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(2)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1])
+
+    subject.send(3)
+    subject.send(4)
+    #expect(subscriber.values == [1, 3])
+    #expect(subscriber.violations.isEmpty)
+    subject.send(completion: .finished)
+  }
+
+  @Test func demandsAddUp() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subject.subscribe(subscriber)
+
+    subject.send(0)
+    subscriber.request(.max(1))
+    subscriber.request(.max(2))
+    for value in 1...5 { subject.send(value) }
+
+    #expect(subscriber.values == [1, 2, 3])
+    subject.send(completion: .finished)
+  }
+
+  @Test func demandReturnedFromReceiveIsAdded() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    subject.subscribe(subscriber)
+
+    for value in 1...4 { subject.send(value) }
+
+    #expect(subscriber.values == [1, 2, 3, 4])
+    #expect(subscriber.violations.isEmpty)
+    subject.send(completion: .finished)
+  }
+
+  @Test func completionReachesSubscriberWithoutDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subject.subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func deliversFailure() {
+    let subject = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    subject.subscribe(subscriber)
+
+    subject.send(1)
+    subject.send(completion: .failure(Oops()))
+
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(Oops()))])
+  }
+
+  @Test func ignoresSendsAndCompletionsAfterCompletion() {
+    let subject = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    subject.subscribe(subscriber)
+
+    subject.send(completion: .finished)
+    subject.send(1)
+    subject.send(completion: .failure(Oops()))
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func subscriberArrivingAfterCompletionGetsSubscriptionAndCompletionAtOnce() {
+    let subject = PassthroughSubject<Int, Oops>()
+    subject.send(completion: .failure(Oops()))
+
+    let eager = TestSubscriber<Int, Oops>()
+    let idle = TestSubscriber<Int, Oops>(initialDemand: .none)
+    subject.subscribe(eager)
+    subject.subscribe(idle)
+    subject.send(1)
+
+    for subscriber in [eager, idle] {
+      #expect(subscriber.events == [.subscription, .completion(.failure(Oops()))])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func sendWithoutArgumentForVoidOutput() {
+    let subject = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Void, Never>()
+    subject.subscribe(subscriber)
+
+    subject.send()
+    subject.send()
+
+    #expect(subscriber.values.count == 2)
+    subject.send(completion: .finished)
+  }
+
+  @Test func cancellingOneSubscriberLeavesTheOthers() {
+    let subject = PassthroughSubject<Int, Never>()
+    let cancelled = TestSubscriber<Int, Never>()
+    let kept = TestSubscriber<Int, Never>()
+    subject.subscribe(cancelled)
+    subject.subscribe(kept)
+
+    subject.send(1)
+    cancelled.cancel()
+    subject.send(2)
+    subject.send(completion: .finished)
+
+    #expect(cancelled.events == [.subscription, .value(1)])
+    #expect(kept.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
+  @Test func cancelIsIdempotent() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+
+    subscription.cancel()
+    subscription.cancel()
+    subscription.request(.max(1))
+    subject.send(1)
+    subject.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription])
+  }
+
+  @Test func relaysUpstreamPublisherValuesAndCompletion() {
+    let relay = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    relay.subscribe(subscriber)
+
+    let token = [1, 2, 3].publisher.subscribe(relay)
+
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    token.cancel()
+  }
+
+  @Test func relaysUpstreamFailure() {
+    let relay = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    relay.subscribe(subscriber)
+
+    let token = Fail<Int, Oops>(error: Oops()).subscribe(relay)
+
+    #expect(subscriber.events == [.subscription, .completion(.failure(Oops()))])
+    token.cancel()
+  }
+
+  @Test func cancellingTheRelayTokenStopsTheRelay() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let relay = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    relay.subscribe(subscriber)
+    let token = upstream.subscribe(relay)
+
+    upstream.send(1)
+    token.cancel()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    relay.send(3)
+
+    #expect(subscriber.events == [.subscription, .value(1), .value(3)])
+    relay.send(completion: .finished)
+  }
+
+  @Test func requestsUnlimitedFromSentSubscription() {
+    let subject = PassthroughSubject<Int, Never>()
+    let upstream = SpySubscription()
+
+    subject.send(subscription: upstream)
+
+    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  @Test func cancelsUpstreamSubscriptionsWhenReleased() {
+    let upstream = SpySubscription()
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      subject.send(subscription: upstream)
+      subject.send(subscription: upstream)
+    }
+    #expect(upstream.cancelCount == 2)
+  }
+
+  @Test func holdsSubscriberUntilCompletion() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakSubscriber: TestSubscriber<Int, Never>?
+    do {
+      let subscriber = TestSubscriber<Int, Never>()
+      weakSubscriber = subscriber
+      subject.subscribe(subscriber)
+    }
+    #expect(weakSubscriber != nil)
+
+    subject.send(completion: .finished)
+
+    #expect(weakSubscriber == nil)
+  }
+}
+
+private struct Oops: Error, Equatable {}
+
+/// Records what a subject asks of the upstream subscription it was given.
+private final class SpySubscription: Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+  func cancel() { cancelCount += 1 }
+}

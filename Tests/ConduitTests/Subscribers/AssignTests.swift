@@ -1,0 +1,140 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct AssignTests {
+  @Test func writesEveryValueToTheProperty() {
+    let model = Model()
+
+    let token = [1, 2, 3].publisher.assign(to: \.count, on: model)
+
+    #expect(model.history == [1, 2, 3])
+    #expect(model.count == 3)
+    token.cancel()
+  }
+
+  @Test func writesValuesAsTheyAreSent() {
+    let model = Model()
+    let subject = PassthroughSubject<Int, Never>()
+    let token = subject.assign(to: \.count, on: model)
+
+    subject.send(4)
+    #expect(model.count == 4)
+    subject.send(5)
+    #expect(model.history == [4, 5])
+    token.cancel()
+  }
+
+  @Test func cancelStopsWriting() {
+    let model = Model()
+    let subject = PassthroughSubject<Int, Never>()
+    let token = subject.assign(to: \.count, on: model)
+
+    subject.send(1)
+    token.cancel()
+    token.cancel()
+    subject.send(2)
+
+    #expect(model.history == [1])
+  }
+
+  @Test func discardedCancellableCancelsAtOnce() {
+    let model = Model()
+    let subject = PassthroughSubject<Int, Never>()
+
+    _ = subject.assign(to: \.count, on: model)
+    subject.send(1)
+
+    #expect(model.history.isEmpty)
+  }
+
+  @Test func releasesTheObjectOnCompletion() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakModel: Model?
+    let token: AnyCancellable
+    do {
+      let model = Model()
+      weakModel = model
+      token = subject.assign(to: \.count, on: model)
+    }
+    subject.send(1)
+    #expect(weakModel?.count == 1)
+
+    subject.send(completion: .finished)
+
+    #expect(weakModel == nil)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func releasesTheObjectOnCancel() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakModel: Model?
+    let token: AnyCancellable
+    do {
+      let model = Model()
+      weakModel = model
+      token = subject.assign(to: \.count, on: model)
+    }
+    #expect(weakModel != nil)
+
+    token.cancel()
+
+    #expect(weakModel == nil)
+  }
+
+  @Test func objectIsNilOnceCompleted() {
+    let model = Model()
+    let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+    #expect(assign.object === model)
+
+    Just(8).subscribe(assign)
+
+    #expect(model.count == 8)
+    #expect(assign.object == nil)
+  }
+
+  @Test func objectIsNilOnceCancelled() {
+    let model = Model()
+    let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+    let subscription = SpySubscription()
+    assign.receive(subscription: subscription)
+    #expect(subscription.requests == [.unlimited])
+
+    assign.cancel()
+
+    #expect(assign.object == nil)
+    #expect(subscription.cancelCount == 1)
+  }
+
+  @Test func cancelsASecondSubscription() {
+    let model = Model()
+    let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+    let first = SpySubscription()
+    let second = SpySubscription()
+
+    assign.receive(subscription: first)
+    assign.receive(subscription: second)
+
+    #expect(first.cancelCount == 0)
+    #expect(second.requests.isEmpty)
+    #expect(second.cancelCount == 1)
+    assign.cancel()
+  }
+}
+
+private final class Model {
+  private(set) var history: [Int] = []
+  var count = 0 {
+    didSet { history.append(count) }
+  }
+}
+
+/// Records what an assign subscriber asks of its subscription.
+private final class SpySubscription: Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+  func cancel() { cancelCount += 1 }
+}

@@ -1,0 +1,205 @@
+import Conduit
+import ConduitTesting
+import Testing
+
+@Suite(.leakChecked)
+struct SinkTests {
+  @Test func sinkWithValueClosureReceivesEveryValue() {
+    let log = Log<Int, Never>()
+
+    let token = [1, 2, 3].publisher.sink { log.values.append($0) }
+
+    #expect(log.values == [1, 2, 3])
+    token.cancel()
+  }
+
+  @Test func sinkWithBothClosuresReceivesValuesThenCompletion() {
+    let log = Log<Int, Oops>()
+    let subject = PassthroughSubject<Int, Oops>()
+    let token = subject.sink(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+
+    subject.send(1)
+    subject.send(2)
+    subject.send(completion: .failure(Oops()))
+    subject.send(3)
+
+    #expect(log.values == [1, 2])
+    #expect(log.completions == [.failure(Oops())])
+    token.cancel()
+  }
+
+  @Test func sinkReceivesFinishedOnce() {
+    let log = Log<Int, Never>()
+    let token = Just(7).sink(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+
+    #expect(log.values == [7])
+    #expect(log.completions == [.finished])
+    token.cancel()
+  }
+
+  @Test func discardedCancellableCancelsAtOnce() {
+    let log = Log<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+
+    _ = subject.sink { log.values.append($0) }
+    subject.send(1)
+
+    #expect(log.values.isEmpty)
+  }
+
+  @Test func storedCancellableKeepsTheSinkAlive() {
+    let log = Log<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+    var tokens = Set<AnyCancellable>()
+
+    subject.sink { log.values.append($0) }.store(in: &tokens)
+    subject.send(1)
+    tokens.removeAll()
+    subject.send(2)
+
+    #expect(log.values == [1])
+  }
+
+  @Test func cancelStopsValuesAndIsIdempotent() {
+    let log = Log<Int, Never>()
+    let subject = PassthroughSubject<Int, Never>()
+    let token = subject.sink(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+
+    subject.send(1)
+    token.cancel()
+    token.cancel()
+    subject.send(2)
+    subject.send(completion: .finished)
+
+    #expect(log.values == [1])
+    #expect(log.completions.isEmpty)
+  }
+
+  @Test func releasesCapturedObjectsOnCompletion() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakCaptured: Captured?
+    let token: AnyCancellable
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      token = subject.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+    }
+    subject.send(1)
+    #expect(weakCaptured?.touches == 1)
+
+    subject.send(completion: .finished)
+
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func releasesCapturedObjectsOnFailure() {
+    let subject = PassthroughSubject<Int, Oops>()
+    weak var weakCaptured: Captured?
+    let token: AnyCancellable
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      token = subject.sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+    }
+
+    subject.send(completion: .failure(Oops()))
+
+    #expect(weakCaptured == nil)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func releasesCapturedObjectsWhenItsTokenIsCancelled() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var weakCaptured: Captured?
+    let token: AnyCancellable
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      token = subject.sink { _ in captured.touch() }
+    }
+    #expect(weakCaptured != nil)
+
+    token.cancel()
+
+    #expect(weakCaptured == nil)
+  }
+
+  @Test func requestsUnlimitedAndCancelsUpstreamOnCancel() {
+    let subscription = SpySubscription()
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+
+    sink.receive(subscription: subscription)
+    #expect(subscription.requests == [.unlimited])
+
+    sink.cancel()
+    sink.cancel()
+    #expect(subscription.cancelCount == 1)
+  }
+
+  @Test func cancelsASecondSubscription() {
+    let first = SpySubscription()
+    let second = SpySubscription()
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+
+    sink.receive(subscription: first)
+    sink.receive(subscription: second)
+
+    #expect(first.requests == [.unlimited])
+    #expect(first.cancelCount == 0)
+    #expect(second.requests.isEmpty)
+    #expect(second.cancelCount == 1)
+    sink.cancel()
+  }
+
+  @Test func cancelsASubscriptionArrivingAfterCompletion() {
+    let subscription = SpySubscription()
+    let log = Log<Int, Never>()
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+
+    sink.receive(completion: .finished)
+    sink.receive(subscription: subscription)
+    sink.receive(completion: .finished)
+
+    #expect(subscription.cancelCount == 1)
+    #expect(log.completions == [.finished])
+  }
+
+  @Test func cancelledBeforeSubscribingCancelsTheSubscription() {
+    let subscription = SpySubscription()
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+
+    sink.cancel()
+    sink.receive(subscription: subscription)
+
+    #expect(subscription.requests.isEmpty)
+    #expect(subscription.cancelCount == 1)
+  }
+}
+
+private struct Oops: Error, Equatable {}
+
+/// What a sink's closures received.
+private final class Log<Value, Failure: Error> {
+  var values: [Value] = []
+  var completions: [Subscribers.Completion<Failure>] = []
+}
+
+/// An object captured by a sink's closures, watched through a weak reference.
+private final class Captured {
+  private(set) var touches = 0
+  func touch() { touches += 1 }
+}
+
+/// Records what a sink asks of its subscription.
+private final class SpySubscription: Subscription {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+  func cancel() { cancelCount += 1 }
+}
