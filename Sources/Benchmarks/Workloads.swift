@@ -1,7 +1,9 @@
 import Conduit
 
 enum Workloads {
-  nonisolated(unsafe) static let all: [Workload] = [
+  nonisolated(unsafe) static let all: [Workload] = issueTwo + OperatorWorkloads.all
+
+  nonisolated(unsafe) static let issueTwo: [Workload] = [
     Workload("PassthroughSubject.send, 1 sink, per value", baseline: "baseline.LockedCall", target: 3) {
       let subject = PassthroughSubject<Int, Never>()
       let cancellable = subject.sink { blackHole($0) }
@@ -27,34 +29,40 @@ enum Workloads {
       }
     },
     Workload(
-      "(0..<N).publisher -> sink, per element", baseline: "baseline.ClosureChain", target: 2,
-      note: "map/filter/compactMap/scan land with the operator issue"
+      "(0..<N).publisher -> map -> filter -> map -> compactMap -> scan -> sink, per element",
+      baseline: "baseline.ClosureChain", target: 2,
+      note: "source erased, so that the operators run rather than Combine's eager Sequence overloads"
     ) {
       measure(operations: 1_000_000) { count in
         var sum = 0
-        let cancellable = (0..<count).publisher.sink { sum &+= $0 }
+        let cancellable = (0..<count).publisher.eraseToAnyPublisher()
+          .map { $0 &+ 1 }
+          .filter { $0 & 1023 != 1023 }
+          .map { $0 &* 3 }
+          .compactMap { $0 >= 0 ? $0 : nil }
+          .scan(0) { $0 &+ $1 }
+          .sink { sum &+= $0 }
         blackHole(sum)
         blackHole(cancellable)
       }
     },
     Workload(
-      "(0..<N).publisher -> .max(1) subscriber, per element", baseline: "baseline.ClosureChain", target: 2,
-      note: "map lands with the operator issue"
+      "(0..<N).publisher -> map -> .max(1) subscriber, per element", baseline: "baseline.ClosureChain", target: 2,
+      note: "source erased, as above"
     ) {
       measure(operations: 1_000_000) { count in
         let subscriber = OneAtATime()
-        (0..<count).publisher.subscribe(subscriber)
+        (0..<count).publisher.eraseToAnyPublisher().map { $0 &+ 1 }.subscribe(subscriber)
         blackHole(subscriber.sum)
       }
     },
     Workload(
-      "subscribe + cancel PassthroughSubject -> sink", baseline: "baseline.Alloc5", target: 3,
-      note: "map/filter/removeDuplicates land with the operator issue"
+      "subscribe + cancel subject -> map -> filter -> removeDuplicates -> sink", baseline: "baseline.Alloc5", target: 3
     ) {
       let subject = PassthroughSubject<Int, Never>()
       return measure(operations: 200_000) { count in
         for _ in 0..<count {
-          let cancellable = subject.sink { blackHole($0) }
+          let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.removeDuplicates().sink { blackHole($0) }
           cancellable.cancel()
         }
       }

@@ -105,11 +105,21 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   }
 
   func cancel() {
-    let subscription: (any Subscription)? = state.withLock { state in
+    let subscribed: (Downstream, any Subscription)? = state.withLock { state in
       defer { state = .terminal }
-      if case .subscribed(_, let subscription) = state { return subscription }
+      if case .subscribed(let subject, let subscription) = state { return (subject, subscription) }
       return nil
     }
-    subscription?.cancel()
+    guard let (subject, subscription) = subscribed else { return }
+    subscription.cancel()
+    // Conduit's subjects keep their upstream subscriptions; a relay subscribed and cancelled over
+    // and over must not accumulate dead ones.
+    (subject as? any UpstreamForgetting)?.forgetUpstream(subscription.combineIdentifier)
   }
+}
+
+/// A subject that can let go of an upstream subscription cancelled through
+/// `Publisher.subscribe(_:)`'s token.
+protocol UpstreamForgetting: AnyObject {
+  func forgetUpstream(_ identifier: CombineIdentifier)
 }

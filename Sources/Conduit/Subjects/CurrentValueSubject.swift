@@ -59,3 +59,9 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
     core.receive(subscriber: subscriber)
   }
 }
+
+extension CurrentValueSubject: UpstreamForgetting {
+  func forgetUpstream(_ identifier: CombineIdentifier) {
+    core.forgetUpstream(identifier)
+  }
+}

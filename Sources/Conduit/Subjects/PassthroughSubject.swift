@@ -46,3 +46,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.receive(subscriber: subscriber)
   }
 }
+
+extension PassthroughSubject: UpstreamForgetting {
+  func forgetUpstream(_ identifier: CombineIdentifier) {
+    core.forgetUpstream(identifier)
+  }
+}

@@ -126,6 +126,14 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     }
   }
 
+  /// Forgets an upstream subscription that was cancelled.
+  @usableFromInline
+  func forgetUpstream(_ identifier: CombineIdentifier) {
+    state.withLock { state in
+      state.upstreams.removeAll { $0.combineIdentifier == identifier }
+    }
+  }
+
   /// Subjects cancel their upstream subscriptions when they go away, as in Combine.
   @usableFromInline
   func cancelUpstreams() {

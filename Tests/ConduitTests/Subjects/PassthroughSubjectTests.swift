@@ -224,6 +224,22 @@ struct PassthroughSubjectTests {
     relay.send(completion: .finished)
   }
 
+  @Test func relaysSubscribedAndCancelledOverAndOverDoNotPileUp() throws {
+    let upstream = PassthroughSubject<Int, Never>()
+    let relay = PassthroughSubject<Int, Never>()
+    try withGrowthCheck(iterations: 20) { _ in
+      let token = upstream.subscribe(relay)
+      token.cancel()
+    }
+    let subscriber = TestSubscriber<Int, Never>()
+    relay.subscribe(subscriber)
+    let token = upstream.subscribe(relay)
+    upstream.send(7)
+    #expect(subscriber.values == [7])
+    token.cancel()
+    subscriber.cancel()
+  }
+
   @Test func requestsUnlimitedFromSentSubscription() {
     let subject = PassthroughSubject<Int, Never>()
     let upstream = SpySubscription()
