@@ -12,7 +12,9 @@ extension Publishers {
   ///     .sink { print($0) }   // true
   /// ```
   public struct AllSatisfy<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -30,6 +32,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = self.predicate

@@ -8,7 +8,9 @@ extension Publishers {
   ///     .sink { print($0) }
   /// ```
   public struct AssertNoFailure<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The publisher from which this publisher receives elements.
@@ -32,6 +34,7 @@ extension Publishers {
       self.line = line
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))

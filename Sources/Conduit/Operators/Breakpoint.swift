@@ -21,7 +21,9 @@ extension Publishers {
   ///     .sink { print($0) }
   /// ```
   public struct Breakpoint<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -54,6 +56,7 @@ extension Publishers {
       self.receiveCompletion = receiveCompletion
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(

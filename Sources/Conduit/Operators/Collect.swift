@@ -11,7 +11,9 @@ extension Publishers {
   ///     .sink { print($0) }   // [0, 1, 2, 3]
   /// ```
   public struct Collect<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = [Upstream.Output]
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -23,6 +25,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], S.Failure == Failure {
       upstream.subscribe(

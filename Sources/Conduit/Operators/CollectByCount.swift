@@ -15,7 +15,9 @@ extension Publishers {
   ///     .sink { print($0) }   // [1, 2], [3, 4], [5]
   /// ```
   public struct CollectByCount<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = [Upstream.Output]
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher that this publisher receives elements from.
@@ -36,6 +38,7 @@ extension Publishers {
       self.count = count
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, count: count))

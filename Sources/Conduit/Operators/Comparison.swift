@@ -14,7 +14,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 9
   /// ```
   public struct Comparison<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher that this publisher receives elements from.
@@ -31,6 +33,7 @@ extension Publishers {
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let areInIncreasingOrder = self.areInIncreasingOrder

@@ -11,7 +11,9 @@ extension Publishers {
   /// ```
   public struct Concatenate<Prefix: Publisher, Suffix: Publisher>: Publisher
   where Prefix.Failure == Suffix.Failure, Prefix.Output == Suffix.Output {
+    /// The kind of values published by this publisher.
     public typealias Output = Suffix.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Suffix.Failure
 
     /// The publisher to republish, in its entirety, before republishing elements from `suffix`.
@@ -27,6 +29,7 @@ extension Publishers {
       self.suffix = suffix
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber, suffix: suffix)

@@ -11,7 +11,9 @@ extension Publishers {
   ///     .sink { print($0) }   // true
   /// ```
   public struct Contains<Upstream: Publisher>: Publisher where Upstream.Output: Equatable {
+    /// The kind of values published by this publisher.
     public typealias Output = Bool
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -28,6 +30,7 @@ extension Publishers {
       self.output = output
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let output = self.output

@@ -10,7 +10,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 2
   /// ```
   public struct Count<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Int
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -23,6 +25,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
       upstream.subscribe(

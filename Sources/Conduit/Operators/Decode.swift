@@ -9,6 +9,7 @@ extension Publishers {
   /// ```
   public struct Decode<Upstream: Publisher, Output: Decodable, Coder: TopLevelDecoder>: Publisher
   where Upstream.Output == Coder.Input {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher from which this publisher receives elements.
@@ -24,6 +25,7 @@ extension Publishers {
       self.decoder = decoder
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, decoder: decoder))

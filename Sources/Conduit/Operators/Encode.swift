@@ -9,7 +9,9 @@ extension Publishers {
   /// ```
   public struct Encode<Upstream: Publisher, Coder: TopLevelEncoder>: Publisher
   where Upstream.Output: Encodable {
+    /// The kind of values published by this publisher.
     public typealias Output = Coder.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher from which this publisher receives elements.
@@ -25,6 +27,7 @@ extension Publishers {
       self.encoder = encoder
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, encoder: encoder))

@@ -7,7 +7,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 2, 4, 6
   /// ```
   public struct Filter<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -23,6 +25,7 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))

@@ -17,7 +17,9 @@ extension Publishers {
   /// ```
   public struct FlatMap<NewPublisher: Publisher, Upstream: Publisher>: Publisher
   where NewPublisher.Failure == Upstream.Failure {
+    /// The kind of values published by this publisher.
     public typealias Output = NewPublisher.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -42,6 +44,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber, maxPublishers: maxPublishers, transform: transform)

@@ -7,7 +7,9 @@ extension Publishers {
   ///     .sink { _ in }
   /// ```
   public struct HandleEvents<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -49,6 +51,7 @@ extension Publishers {
       self.receiveRequest = receiveRequest
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(

@@ -11,7 +11,9 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { _ in })   // finished
   /// ```
   public struct IgnoreOutput<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Never
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -24,6 +26,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
       upstream.subscribe(

@@ -10,7 +10,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 6
   /// ```
   public struct LastWhere<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -27,6 +29,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate

@@ -8,6 +8,7 @@ extension Publishers {
   ///     .sink { print($0) }   // 10, 20, 30
   /// ```
   public struct Map<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -24,6 +25,7 @@ extension Publishers {
       self.transform = transform
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))

@@ -7,6 +7,7 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
   public struct MapError<Upstream: Publisher, Failure: Error>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
 
     /// The publisher from which this publisher receives elements.
@@ -31,6 +32,7 @@ extension Publishers {
       self.transform = map
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, transform: transform))

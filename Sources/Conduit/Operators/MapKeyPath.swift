@@ -7,6 +7,7 @@ extension Publishers {
   ///     .sink { print($0) }   // 1, 3
   /// ```
   public struct MapKeyPath<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -21,6 +22,7 @@ extension Publishers {
       self.keyPath = keyPath
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath: keyPath))

@@ -8,7 +8,9 @@ extension Publishers {
   ///     .sink { print($0) }   // (1, 2)
   /// ```
   public struct MapKeyPath2<Upstream: Publisher, Output0, Output1>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = (Output0, Output1)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -29,6 +31,7 @@ extension Publishers {
       self.keyPath1 = keyPath1
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))

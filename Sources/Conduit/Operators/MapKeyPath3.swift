@@ -8,7 +8,9 @@ extension Publishers {
   ///     .sink { print($0) }   // (1, 2, 3)
   /// ```
   public struct MapKeyPath3<Upstream: Publisher, Output0, Output1, Output2>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = (Output0, Output1, Output2)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -34,6 +36,7 @@ extension Publishers {
       self.keyPath2 = keyPath2
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))

@@ -13,7 +13,9 @@ extension Publishers {
   ///     .sink { print($0) }   // b, c
   /// ```
   public struct Output<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher that this publisher receives elements from.
@@ -34,6 +36,7 @@ extension Publishers {
       self.range = range
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, range: range))

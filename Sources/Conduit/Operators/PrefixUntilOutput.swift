@@ -7,7 +7,9 @@ extension Publishers {
   ///     .sink { print($0) }   // ticks until the first tap, then finished
   /// ```
   public struct PrefixUntilOutput<Upstream: Publisher, Other: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -23,6 +25,7 @@ extension Publishers {
       self.other = other
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       other.subscribe(Inner.Trigger(inner: inner))

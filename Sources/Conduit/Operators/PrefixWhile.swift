@@ -8,7 +8,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 1, 2
   /// ```
   public struct PrefixWhile<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -25,6 +27,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))

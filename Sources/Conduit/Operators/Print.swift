@@ -14,7 +14,9 @@ extension Publishers {
   /// // numbers: receive finished
   /// ```
   public struct Print<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// A string with which to prefix all log messages.
@@ -38,6 +40,7 @@ extension Publishers {
       self.stream = stream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream ?? StandardOutput()))
     }

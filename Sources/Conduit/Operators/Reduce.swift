@@ -11,6 +11,7 @@ extension Publishers {
   ///     .sink { print($0) }   // 10
   /// ```
   public struct Reduce<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -34,6 +35,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let nextPartialResult = self.nextPartialResult

@@ -7,7 +7,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 0
   /// ```
   public struct ReplaceEmpty<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The element to deliver when the upstream publisher finishes without delivering any
@@ -24,6 +26,7 @@ extension Publishers {
       self.output = output
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, output: output))

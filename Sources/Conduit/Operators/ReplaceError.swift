@@ -11,7 +11,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 0
   /// ```
   public struct ReplaceError<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
     /// The element with which to replace errors from the upstream publisher.
@@ -27,6 +29,7 @@ extension Publishers {
       self.output = output
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, output: output))

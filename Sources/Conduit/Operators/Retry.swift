@@ -13,7 +13,9 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
   public struct Retry<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -30,6 +32,7 @@ extension Publishers {
       self.retries = retries
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       Inner(upstream: upstream, retries: retries, downstream: subscriber).start()

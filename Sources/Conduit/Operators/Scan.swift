@@ -8,6 +8,7 @@ extension Publishers {
   ///     .sink { print($0) }   // 1, 3, 6, 10
   /// ```
   public struct Scan<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -31,6 +32,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(

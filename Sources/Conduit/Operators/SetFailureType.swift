@@ -9,6 +9,7 @@ extension Publishers {
   /// let erased = subject.setFailureType(to: MyError.self).eraseToAnyPublisher()
   /// ```
   public struct SetFailureType<Upstream: Publisher, Failure: Error>: Publisher where Upstream.Failure == Never {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
 
     /// The publisher from which this publisher receives elements.
@@ -20,6 +21,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber))

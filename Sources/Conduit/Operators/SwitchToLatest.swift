@@ -17,7 +17,9 @@ extension Publishers {
   /// ```
   public struct SwitchToLatest<P: Publisher, Upstream: Publisher>: Publisher
   where P == Upstream.Output, P.Failure == Upstream.Failure {
+    /// The kind of values published by this publisher.
     public typealias Output = P.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = P.Failure
 
     /// The publisher from which this publisher receives elements.
@@ -29,6 +31,7 @@ extension Publishers {
       self.upstream = upstream
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)

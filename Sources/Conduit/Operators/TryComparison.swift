@@ -16,7 +16,9 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 9, finished
   /// ```
   public struct TryComparison<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher that this publisher receives elements from.
@@ -35,6 +37,7 @@ extension Publishers {
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let areInIncreasingOrder = self.areInIncreasingOrder

@@ -12,7 +12,9 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 2, failure
   /// ```
   public struct TryFilter<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher from which this publisher receives elements.
@@ -29,6 +31,7 @@ extension Publishers {
       self.isIncluded = isIncluded
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))

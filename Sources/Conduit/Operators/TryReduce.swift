@@ -13,6 +13,7 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // 6, finished
   /// ```
   public struct TryReduce<Upstream: Publisher, Output>: Publisher {
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher from which this publisher receives elements.
@@ -36,6 +37,7 @@ extension Publishers {
       self.nextPartialResult = nextPartialResult
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let nextPartialResult = self.nextPartialResult

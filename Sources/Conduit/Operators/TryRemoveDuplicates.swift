@@ -10,7 +10,9 @@ extension Publishers {
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
   public struct TryRemoveDuplicates<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = any Error
 
     /// The publisher from which this publisher receives elements.
@@ -28,6 +30,7 @@ extension Publishers {
       self.predicate = predicate
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
