@@ -88,4 +88,13 @@ struct JustOperatorsTests {
     scanned.subscribe(subscriber)
     #expect(subscriber.events == [.subscription, .value(15), .completion(.finished)])
   }
+
+  @Test func retryReturnsTheSameJust() {
+    let retried = Just(1).retry(3)
+    #expect(type(of: retried) == Just<Int>.self)
+    #expect(retried == Just(1))
+    let subscriber = TestSubscriber<Int, Never>()
+    retried.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+  }
 }

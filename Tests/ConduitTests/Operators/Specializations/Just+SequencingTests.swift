@@ -34,4 +34,28 @@ struct JustSequencingTests {
     same.subscribe(subscriber)
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
+
+  @Test func prependAndAppendReturnSequencePublishers() {
+    let before = Just(3).prepend(1, 2)
+    let after = Just(1).append(2, 3)
+    #expect(type(of: before) == Publishers.Sequence<[Int], Never>.self)
+    #expect(type(of: after) == Publishers.Sequence<[Int], Never>.self)
+    #expect(before.sequence == [1, 2, 3])
+    #expect(after.sequence == [1, 2, 3])
+    #expect(type(of: Just(3).prepend(1...2)) == Publishers.Sequence<[Int], Never>.self)
+    #expect(Just(3).prepend(1...2).sequence == [1, 2, 3])
+    #expect(Just(1).append(2...3).sequence == [1, 2, 3])
+    #expect(Just(1).append([Int]()).sequence == [1])
+    let subscriber = TestSubscriber<Int, Never>()
+    before.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+  }
+
+  @Test func prependAndAppendOfAPublisherStillConcatenate() {
+    let appended = Just(1).append(Just(2))
+    #expect(type(of: appended) == Publishers.Concatenate<Just<Int>, Just<Int>>.self)
+    let subscriber = TestSubscriber<Int, Never>()
+    appended.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2])
+  }
 }

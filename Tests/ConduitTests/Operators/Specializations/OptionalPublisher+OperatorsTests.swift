@@ -44,4 +44,11 @@ struct OptionalPublisherOperatorsTests {
     #expect(byPredicate == publisher)
     #expect(replaced == publisher)
   }
+
+  @Test func retryReturnsTheSamePublisher() {
+    let retried = Optional(1).publisher.retry(3)
+    #expect(type(of: retried) == Optional<Int>.Publisher.self)
+    #expect(retried == Optional(1).publisher)
+    #expect(Optional<Int>.none.publisher.retry(3) == Optional<Int>.none.publisher)
+  }
 }

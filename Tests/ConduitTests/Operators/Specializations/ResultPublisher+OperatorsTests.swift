@@ -78,4 +78,15 @@ struct ResultPublisherOperatorsTests {
       .setFailureType(to: ResultOperatorsTestError.self)
     #expect(typed.result == .success(3))
   }
+
+  @Test func retryReturnsTheSamePublisher() {
+    let failing = Success.failure(ResultOperatorsTestError(code: 4)).publisher
+    let retried = failing.retry(3)
+    #expect(type(of: retried) == Result<Int, ResultOperatorsTestError>.Publisher.self)
+    #expect(retried == failing)
+    #expect(Success.success(1).publisher.retry(3).result == .success(1))
+    let subscriber = TestSubscriber<Int, ResultOperatorsTestError>()
+    retried.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.failure(ResultOperatorsTestError(code: 4)))])
+  }
 }
