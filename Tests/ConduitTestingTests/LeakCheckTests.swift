@@ -47,7 +47,7 @@ struct LeakCheckTests {
 
   /// Holds a token across threads and tasks.
   final class Keeper: Sendable {
-    private let slot = Mutex<[AnyCancellable]>([])
+    private let slot = Locked<[AnyCancellable]>([])
 
     func keep(_ cancellable: AnyCancellable) {
       slot.withLock { $0.append(cancellable) }

@@ -8,7 +8,7 @@ import Testing
 struct LeakCheckedTraitTests {
   /// Holds tokens across the `@Sendable` test function that the trait runs.
   final class Keeper: Sendable {
-    private let slot = Mutex<[AnyCancellable]>([])
+    private let slot = Locked<[AnyCancellable]>([])
 
     var count: Int { slot.withLock { $0.count } }
 

@@ -18,7 +18,7 @@ struct LeakTrackerTests {
   final class Shelf: @unchecked Sendable {
     // Guarded by `lock`.
     private var objects: [AnyObject] = []
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     func put(_ object: AnyObject) {
       lock.withLock { _ in objects.append(object) }

@@ -14,7 +14,7 @@ struct TestSubscriberTests {
     // Guarded by `lock`.
     private var requestsMade: [Subscribers.Demand] = []
     private var cancelCount = 0
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     var requests: [Subscribers.Demand] { lock.withLock { _ in requestsMade } }
     var cancels: Int { lock.withLock { _ in cancelCount } }

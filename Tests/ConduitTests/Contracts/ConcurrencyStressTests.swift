@@ -191,7 +191,7 @@ struct SubjectStressTests {
     let churners = 4
     let churnRounds = 300
     let sendersDone = Atomic<Int>(0)
-    let churned = Mutex<[StressSubscriber]>([])
+    let churned = Locked<[StressSubscriber]>([])
 
     runOnThreads(sending + churners) { thread in
       if thread < sending {

@@ -21,7 +21,7 @@ struct CombineIdentifierTests {
   }
 
   @Test func freshIdentifiersAreUniqueAcrossThreads() {
-    let collected = Mutex<[CombineIdentifier]>([])
+    let collected = Locked<[CombineIdentifier]>([])
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       let local = (0..<1000).map { _ in CombineIdentifier() }
       collected.withLock { $0.append(contentsOf: local) }

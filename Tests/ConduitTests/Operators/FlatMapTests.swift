@@ -11,7 +11,7 @@ private enum FlatMapTestError: Error, Equatable {
 
 /// Which inner subscribers carried the leak check's census scope when they were subscribed.
 private final class AttributionLog: Sendable {
-  let entries = Mutex<[Bool]>([])
+  let entries = Locked<[Bool]>([])
 }
 
 /// Subscribes its subscriber to `Just(value)` from a global Dispatch queue, where no leak check

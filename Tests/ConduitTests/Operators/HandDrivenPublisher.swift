@@ -14,10 +14,10 @@ final class HandDrivenPublisher<Output, Failure: Error>: Publisher, @unchecked S
       var cancelled = false
     }
 
-    private let state: Mutex<HandDrivenBox<State>>
+    private let state: Locked<HandDrivenBox<State>>
 
     init(_ subscriber: AnySubscriber<Output, Failure>) {
-      state = Mutex(HandDrivenBox(State(subscriber: subscriber)))
+      state = Locked(HandDrivenBox(State(subscriber: subscriber)))
     }
 
     var description: String { "HandDriven" }
@@ -59,7 +59,7 @@ final class HandDrivenPublisher<Output, Failure: Error>: Publisher, @unchecked S
     }
   }
 
-  private let linksState = Mutex(HandDrivenBox([Link]()))
+  private let linksState = Locked(HandDrivenBox([Link]()))
 
   init() {}
 

@@ -9,7 +9,7 @@ private struct PrintTestError: Error, Equatable, CustomStringConvertible {
 
 /// Collects what is written to it, and how many writes there were.
 private final class TextCollector: TextOutputStream, @unchecked Sendable {
-  private let state = Mutex(TextCollectorBox())
+  private let state = Locked(TextCollectorBox())
 
   var text: String { state.withLock { $0.text } }
   var lines: [String] { text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
