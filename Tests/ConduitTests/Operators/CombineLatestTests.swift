@@ -167,6 +167,18 @@ struct CombineLatestTests {
     subscriber.cancel()
   }
 
+  @Test func oneValueAtATimeOverLongSynchronousUpstreamsDoesNotGrowTheStack() {
+    let count = 50_000
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    (0..<count).publisher.combineLatest((0..<count).publisher).subscribe(subscriber)
+
+    let values = subscriber.values
+    #expect(values.count == 2 * count - 1)
+    #expect(values.last.map { "\($0)" } == "(\(count - 1), \(count - 1))")
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
   @Test func combinesFourUpstreams() {
     let subscriber = TestSubscriber<(Int, String, Bool, Double), Never>()
     let combined: Publishers.CombineLatest4<Just<Int>, Just<String>, Just<Bool>, Just<Double>> =
@@ -218,7 +230,7 @@ struct CombineLatestTests {
 @Suite(.leakChecked, .serialized)
 struct CombineLatestStressTests {
   @Test func twoSendersOnTwoThreadsNeverOverlap() {
-    let count = 50_000
+    let count = 20_000
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
     let subscriber = TestSubscriber<(Int, Int), Never>()

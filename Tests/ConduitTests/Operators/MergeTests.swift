@@ -279,7 +279,7 @@ struct MergeTests {
 /// downstream, and nothing goes beyond its demand.
 @Suite(.leakChecked, .serialized)
 struct MergeStressTests {
-  private static let valuesPerSender = 50_000
+  private static let valuesPerSender = 20_000
 
   @Test func twoSendersOnTwoThreadsNeverOverlapAndLoseNothing() {
     let first = PassthroughSubject<Int, Never>()

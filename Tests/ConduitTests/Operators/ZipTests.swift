@@ -222,7 +222,7 @@ struct ZipTests {
 @Suite(.leakChecked, .serialized)
 struct ZipStressTests {
   @Test func twoSendersOnTwoThreadsPairInOrder() {
-    let count = 50_000
+    let count = 20_000
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
     let subscriber = TestSubscriber<(Int, Int), Never>()
