@@ -28,83 +28,32 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, decoder: decoder))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(decoder: decoder)))
     }
   }
 }
 
 extension Publishers.Decode {
-  /// Forwards the upstream subscription to downstream and keeps it, to cancel it if decoding
-  /// throws; the stream then fails with the error and anything more from upstream is ignored.
+  /// Decodes each value; a decoding error fails the stream.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
-
-    // The three below are touched only from the upstream's serialized calls, so the runtime
-    // check is skipped. All are `nil` once the stream has ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked)
-    var decoder: Coder?
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    @usableFromInline
-    let census: CensusToken
+    typealias Failure = any Error
 
     @usableFromInline
-    var description: String { "Decode" }
+    let decoder: Coder
+
+    @inlinable
+    init(decoder: Coder) { self.decoder = decoder }
+
     @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    static var name: String { "Decode" }
 
     @inlinable
-    init(downstream: Downstream, decoder: Coder) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.decoder = decoder
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard let downstream, upstream == nil else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream, let decoder else { return .none }
-      let output: Output
-      do {
-        output = try decoder.decode(Output.self, from: input)
-      } catch {
-        let upstream = self.upstream
-        end()
-        upstream?.cancel()
-        downstream.receive(completion: .failure(error))
-        return .none
-      }
-      return downstream.receive(output)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      end()
-      downstream.receive(completion: completion.mapFailure { $0 })
-    }
-
-    @inlinable
-    func end() {
-      downstream = nil
-      decoder = nil
-      upstream = nil
+    func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
+      .emit(try decoder.decode(Output.self, from: input))
     }
   }
 }

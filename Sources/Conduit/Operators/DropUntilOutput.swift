@@ -31,7 +31,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       subscriber.receive(subscription: inner)
-      other.subscribe(Inner.Trigger(inner: inner))
+      other.subscribe(TriggerSubscriber<Inner<S>, Other.Output>(target: inner))
       upstream.subscribe(inner)
     }
   }
@@ -48,58 +48,16 @@ extension Publishers.DropUntilOutput {
   /// The other publisher may complete on any thread, even while upstream is delivering a value:
   /// whichever thread is inside a call into downstream (`delivering`) delivers the completion
   /// when that call returns, so calls into downstream never overlap.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CensusScoped, @unchecked Sendable
+  private final class Inner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber, TriggerTarget,
+    CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     typealias Input = Upstream.Output
     typealias Failure = Upstream.Failure
 
-    private enum Link {
-      case awaiting
-      case active(any Subscription)
-      case done
-    }
-
-    private struct State {
-      var downstream: Downstream?
-      var upstream = Link.awaiting
-      var trigger = Link.awaiting
-      // Requested before upstream's subscription arrived.
-      var pendingDemand = Subscribers.Demand.none
-      // The other publisher has emitted: values pass from now on.
-      var triggered = false
-      // A thread is inside a call into downstream.
-      var delivering = false
-      // A completion decided while `delivering`, for that thread to deliver.
-      var pendingCompletion: Subscribers.Completion<Upstream.Failure>?
-      var terminal = false
-    }
-
-    /// Receives the other publisher's events on behalf of `Inner`.
-    struct Trigger: Subscriber, CustomStringConvertible {
-      typealias Input = Other.Output
-      typealias Failure = Other.Failure
-
-      let inner: Inner
-
-      var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-      var description: String { "DropUntilOutput" }
-
-      func receive(subscription: any Subscription) { inner.triggerReceive(subscription: subscription) }
-      func receive(_ input: Other.Output) -> Subscribers.Demand { inner.triggerFired() }
-      func receive(completion: Subscribers.Completion<Other.Failure>) { inner.triggerCompleted(completion) }
-    }
-
-    // Guarded by its own lock.
-    private let state: Locked<State>
-    private let census: CensusToken
-
     var description: String { "DropUntilOutput" }
-    var censusScope: CensusScope? { census.scope }
 
     init(downstream: Downstream) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(downstream: downstream))
+      super.init(Inner.self, downstream: downstream)
     }
 
     // MARK: Upstream
@@ -132,32 +90,9 @@ extension Publishers.DropUntilOutput {
       return demand
     }
 
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let (downstream, trigger) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-        guard !state.terminal, case .active = state.upstream else { return (nil, nil) }
-        state.upstream = .done
-        return (end(&state, with: completion), take(&state.trigger))
-      }
-      trigger?.cancel()
-      downstream?.receive(completion: completion)
-    }
-
     // MARK: The other publisher
 
-    private func triggerReceive(subscription: any Subscription) {
-      let accepted = state.withLock { state -> Bool in
-        guard case .awaiting = state.trigger, !state.terminal else { return false }
-        state.trigger = .active(subscription)
-        return true
-      }
-      if accepted {
-        subscription.request(.max(1))
-      } else {
-        subscription.cancel()
-      }
-    }
-
-    private func triggerFired() -> Subscribers.Demand {
+    func triggerFired() -> Subscribers.Demand {
       let trigger = state.withLock { state -> (any Subscription)? in
         guard case .active(let trigger) = state.trigger, !state.terminal else { return nil }
         state.trigger = .done
@@ -169,7 +104,7 @@ extension Publishers.DropUntilOutput {
       return .none
     }
 
-    private func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
+    func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
       // Ending before emitting ends the stream, even when it finishes; after emitting, it
       // changes nothing.
       let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
@@ -179,65 +114,6 @@ extension Publishers.DropUntilOutput {
       }
       upstream?.cancel()
       downstream?.receive(completion: completion)
-    }
-
-    // MARK: Subscription
-
-    func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard !state.terminal else { return nil }
-        guard case .active(let upstream) = state.upstream else {
-          state.pendingDemand += demand
-          return nil
-        }
-        return upstream
-      }
-      upstream?.request(demand)
-    }
-
-    func cancel() {
-      let (upstream, trigger) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
-        guard !state.terminal else { return (nil, nil) }
-        state.terminal = true
-        state.downstream = nil
-        state.pendingCompletion = nil
-        return (take(&state.upstream), take(&state.trigger))
-      }
-      upstream?.cancel()
-      trigger?.cancel()
-    }
-
-    // MARK: Helpers
-
-    /// Ends the stream in `state`: returns the subscriber to complete now, or `nil` if the thread
-    /// inside a call into it will complete it when that call returns.
-    private func end(_ state: inout State, with completion: Subscribers.Completion<Upstream.Failure>) -> Downstream? {
-      state.terminal = true
-      if state.delivering {
-        state.pendingCompletion = completion
-        return nil
-      }
-      defer { state.downstream = nil }
-      return state.downstream
-    }
-
-    /// Called by the thread that set `delivering` once its call into downstream returned.
-    private func endDelivery(to downstream: Downstream) {
-      let completion = state.withLock { state -> Subscribers.Completion<Upstream.Failure>? in
-        state.delivering = false
-        guard let completion = state.pendingCompletion else { return nil }
-        state.pendingCompletion = nil
-        state.downstream = nil
-        return completion
-      }
-      if let completion { downstream.receive(completion: completion) }
-    }
-
-    private func take(_ link: inout Link) -> (any Subscription)? {
-      defer { link = .done }
-      if case .active(let subscription) = link { return subscription }
-      return nil
     }
   }
 }

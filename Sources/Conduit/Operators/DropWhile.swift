@@ -29,62 +29,41 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
 }
 
 extension Publishers.DropWhile {
-  /// Forwards the upstream subscription to downstream and swallows values while the predicate
-  /// holds, asking upstream for one more in place of each. Once a value passes, the predicate is
-  /// released and is never asked again.
+  /// Swallows values while the predicate holds, asking upstream for one more in place of each;
+  /// once a value passes, the predicate is released and is never asked again.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
     typealias Failure = Upstream.Failure
 
+    // `nil` once a value has passed.
     @usableFromInline
-    let downstream: Downstream
-    // `nil` once a value has passed. Touched only from the upstream's serialized calls, so the
-    // runtime check is skipped.
-    @usableFromInline @exclusivity(unchecked)
     var predicate: ((Upstream.Output) -> Bool)?
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var description: String { "DropWhile" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output) -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
+    init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
+
+    @usableFromInline
+    static var name: String { "DropWhile" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+    static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
     @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
+    mutating func step(_ input: Upstream.Output) throws(Upstream.Failure) -> FallibleStepResult<Upstream.Output> {
       if let predicate {
-        if predicate(input) { return .max(1) }
+        if predicate(input) { return .drop }
         self.predicate = nil
       }
-      return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      predicate = nil
-      downstream.receive(completion: completion)
+      return .emit(input)
     }
   }
 }

@@ -30,83 +30,32 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, encoder: encoder))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(encoder: encoder)))
     }
   }
 }
 
 extension Publishers.Encode {
-  /// Forwards the upstream subscription to downstream and keeps it, to cancel it if encoding
-  /// throws; the stream then fails with the error and anything more from upstream is ignored.
+  /// Encodes each value; an encoding error fails the stream.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Coder.Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
-
-    // The three below are touched only from the upstream's serialized calls, so the runtime
-    // check is skipped. All are `nil` once the stream has ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked)
-    var encoder: Coder?
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    @usableFromInline
-    let census: CensusToken
+    typealias Failure = any Error
 
     @usableFromInline
-    var description: String { "Encode" }
+    let encoder: Coder
+
+    @inlinable
+    init(encoder: Coder) { self.encoder = encoder }
+
     @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    static var name: String { "Encode" }
 
     @inlinable
-    init(downstream: Downstream, encoder: Coder) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.encoder = encoder
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard let downstream, upstream == nil else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream, let encoder else { return .none }
-      let output: Coder.Output
-      do {
-        output = try encoder.encode(input)
-      } catch {
-        let upstream = self.upstream
-        end()
-        upstream?.cancel()
-        downstream.receive(completion: .failure(error))
-        return .none
-      }
-      return downstream.receive(output)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      end()
-      downstream.receive(completion: completion.mapFailure { $0 })
-    }
-
-    @inlinable
-    func end() {
-      downstream = nil
-      encoder = nil
-      upstream = nil
+    func step(_ input: Upstream.Output) throws -> FallibleStepResult<Coder.Output> {
+      .emit(try encoder.encode(input))
     }
   }
 }

@@ -57,14 +57,13 @@ extension Publishers {
 extension Publishers.FlatMap {
   /// Subscribes to the upstream and to every inner publisher, and serializes what they send.
   ///
-  /// Each inner publisher gets its own `Child` subscriber. A child asks its publisher for one
+  /// Each inner publisher gets its own `ChildSubscriber`. A child asks its publisher for one
   /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
   /// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
   /// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
   /// before it lets go; a thread that finds it set queues its value and returns.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ChildSubscriberParent, @unchecked Sendable
   where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -88,14 +87,7 @@ extension Publishers.FlatMap {
     }
 
     @usableFromInline
-    enum Phase {
-      case active
-      /// A failure waits for the delivering thread.
-      case failing(Failure)
-      case cancelled
-      /// Completed or cancelled, and everything released (or being released by the owner).
-      case done
-    }
+    typealias Phase = FlatteningPhase<Failure>
 
     @usableFromInline
     struct State {
@@ -242,7 +234,7 @@ extension Publishers.FlatMap {
         return (id, transform)
       }
       guard let (id, transform) = claimed else { return .none }
-      transform(input).subscribe(Child(parent: self, id: id))
+      transform(input).subscribe(ChildSubscriber(parent: self, id: id))
       return .none
     }
 
@@ -416,53 +408,6 @@ extension Publishers.FlatMap {
           return
         }
       }
-    }
-  }
-}
-
-extension Publishers.FlatMap.Inner {
-  /// Subscribes to one inner publisher on behalf of the flat map. Created when the upstream
-  /// sends an element, possibly on another thread, so it takes its census scope from the flat
-  /// map's subscription.
-  @usableFromInline
-  final class Child: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
-    @usableFromInline
-    typealias Input = NewPublisher.Output
-    @usableFromInline
-    typealias Failure = NewPublisher.Failure
-
-    @usableFromInline
-    let parent: Publishers.FlatMap<NewPublisher, Upstream>.Inner<Downstream>
-    @usableFromInline
-    let id: Int
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var description: String { "FlatMap" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(parent: Publishers.FlatMap<NewPublisher, Upstream>.Inner<Downstream>, id: Int) {
-      census = CensusToken(Child.self, inheritingFrom: parent)
-      self.parent = parent
-      self.id = id
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      parent.childSubscribed(id, subscription)
-    }
-
-    @inlinable
-    func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
-      parent.childReceived(id, input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
-      parent.childCompleted(id, completion)
     }
   }
 }

@@ -30,81 +30,35 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
 }
 
 extension Publishers.PrefixWhile {
-  /// Forwards the upstream subscription to downstream and keeps it, to cancel it at the first
-  /// value the predicate rejects; the stream then finishes and anything more from upstream is
-  /// ignored.
+  /// Republishes values while the predicate holds; at the first it rejects the stream finishes.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
     typealias Failure = Upstream.Failure
 
-    // The three below are touched only from the upstream's serialized calls, so the runtime
-    // check is skipped. All are `nil` once the stream has ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked)
-    var predicate: ((Upstream.Output) -> Bool)?
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
     @usableFromInline
-    let census: CensusToken
+    let predicate: (Upstream.Output) -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
 
     @usableFromInline
-    var description: String { "PrefixWhile" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    static var name: String { "PrefixWhile" }
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output) -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
+    static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard let downstream, upstream == nil else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream, let predicate else { return .none }
-      if predicate(input) {
-        return downstream.receive(input)
-      }
-      let upstream = self.upstream
-      end()
-      upstream?.cancel()
-      downstream.receive(completion: .finished)
-      return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      end()
-      downstream.receive(completion: completion)
-    }
-
-    @inlinable
-    func end() {
-      downstream = nil
-      predicate = nil
-      upstream = nil
+    func step(_ input: Upstream.Output) throws(Upstream.Failure) -> FallibleStepResult<Upstream.Output> {
+      predicate(input) ? .emit(input) : .finish
     }
   }
 }

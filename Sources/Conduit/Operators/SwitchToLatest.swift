@@ -51,8 +51,7 @@ extension Publishers.SwitchToLatest {
   /// delivering on another thread when the new one starts, so whichever thread sets
   /// `delivering` owns the downstream, and others queue their element for it.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ChildSubscriberParent, @unchecked Sendable
   where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -60,13 +59,7 @@ extension Publishers.SwitchToLatest {
     typealias Failure = Upstream.Failure
 
     @usableFromInline
-    enum Phase {
-      case active
-      /// A failure waits for the delivering thread.
-      case failing(Failure)
-      case cancelled
-      case done
-    }
+    typealias Phase = FlatteningPhase<Failure>
 
     @usableFromInline
     struct State {
@@ -189,7 +182,7 @@ extension Publishers.SwitchToLatest {
       }
       guard let switched else { return .none }
       switched.previous?.cancel()
-      input.subscribe(Child(parent: self, id: switched.id))
+      input.subscribe(ChildSubscriber(parent: self, id: switched.id))
       return .none
     }
 
@@ -365,53 +358,6 @@ extension Publishers.SwitchToLatest {
           return
         }
       }
-    }
-  }
-}
-
-extension Publishers.SwitchToLatest.Inner {
-  /// Subscribes to one inner publisher on behalf of the switch. Created when the upstream sends
-  /// a publisher, possibly on another thread, so it takes its census scope from the switch's
-  /// subscription.
-  @usableFromInline
-  final class Child: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
-    @usableFromInline
-    typealias Input = P.Output
-    @usableFromInline
-    typealias Failure = P.Failure
-
-    @usableFromInline
-    let parent: Publishers.SwitchToLatest<P, Upstream>.Inner<Downstream>
-    @usableFromInline
-    let id: Int
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var description: String { "SwitchToLatest" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(parent: Publishers.SwitchToLatest<P, Upstream>.Inner<Downstream>, id: Int) {
-      census = CensusToken(Child.self, inheritingFrom: parent)
-      self.parent = parent
-      self.id = id
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      parent.childSubscribed(id, subscription)
-    }
-
-    @inlinable
-    func receive(_ input: P.Output) -> Subscribers.Demand {
-      parent.childReceived(id, input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<P.Failure>) {
-      parent.childCompleted(id, completion)
     }
   }
 }

@@ -30,89 +30,38 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
 }
 
 extension Publishers.TryDropWhile {
-  /// Forwards the upstream subscription to downstream and keeps it, to cancel it if the
-  /// predicate throws. Swallows values while the predicate holds, asking upstream for one more
-  /// in place of each; once a value passes, the predicate and the subscription are released.
+  /// Swallows values while the predicate holds, asking upstream for one more in place of each;
+  /// once a value passes, the predicate is released and is never asked again.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = any Error
 
-    // The three below are touched only from the upstream's serialized calls, so the runtime
-    // check is skipped. `downstream` is `nil` once the stream has ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
     // `nil` once a value has passed.
-    @usableFromInline @exclusivity(unchecked)
+    @usableFromInline
     var predicate: ((Upstream.Output) throws -> Bool)?
-    // Kept while the predicate may still throw.
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var description: String { "TryDropWhile" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
+    init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
+
+    @usableFromInline
+    static var name: String { "TryDropWhile" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard let downstream, upstream == nil else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream else { return .none }
+    mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       if let predicate {
-        do {
-          if try predicate(input) { return .max(1) }
-        } catch {
-          let upstream = self.upstream
-          end()
-          upstream?.cancel()
-          downstream.receive(completion: .failure(error))
-          return .none
-        }
+        if try predicate(input) { return .drop }
         self.predicate = nil
-        self.upstream = nil
       }
-      return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      end()
-      downstream.receive(completion: completion.mapFailure { $0 })
-    }
-
-    @inlinable
-    func end() {
-      downstream = nil
-      predicate = nil
-      upstream = nil
+      return .emit(input)
     }
   }
 }

@@ -34,7 +34,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(Inner(downstream: subscriber, isIncluded: isIncluded))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(isIncluded: isIncluded)))
     }
   }
 }
@@ -68,79 +68,27 @@ extension Publishers.TryFilter {
 }
 
 extension Publishers.TryFilter {
-  /// Forwards the upstream subscription to downstream and keeps it only to cancel it when the
-  /// closure throws; a value filtered out is replaced by asking upstream for one more.
+  /// Republishes the values the closure includes; a value filtered out is replaced by asking
+  /// upstream for one more.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = any Error
 
-    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    // Owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
     @usableFromInline
     let isIncluded: (Upstream.Output) throws -> Bool
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.isIncluded = isIncluded
-    }
+    init(isIncluded: @escaping (Upstream.Output) throws -> Bool) { self.isIncluded = isIncluded }
 
     @usableFromInline
-    var description: String { "TryFilter" }
+    static var name: String { "TryFilter" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard upstream == nil, let downstream else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream else { return .none }
-      let included: Bool
-      do {
-        included = try isIncluded(input)
-      } catch {
-        fail(error)
-        return .none
-      }
-      return included ? downstream.receive(input) : .max(1)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      self.downstream = nil
-      upstream = nil
-      downstream.receive(completion: completion.mapFailure { $0 as any Error })
-    }
-
-    @inlinable
-    func fail(_ error: any Error) {
-      let downstream = self.downstream
-      let upstream = self.upstream
-      self.downstream = nil
-      self.upstream = nil
-      upstream?.cancel()
-      downstream?.receive(completion: .failure(error))
+    func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
+      try isIncluded(input) ? .emit(input) : .drop
     }
   }
 }

@@ -34,7 +34,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(Inner(downstream: subscriber, transform: transform))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(transform: transform)))
     }
   }
 }
@@ -84,79 +84,26 @@ extension Publishers.TryMap {
 }
 
 extension Publishers.TryMap {
-  /// Forwards the upstream subscription to downstream (requests and cancels go straight up) and
-  /// keeps it only to cancel it when the closure throws.
+  /// Transforms each value; a thrown error fails the stream.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = any Error
 
-    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    // Owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
     @usableFromInline
     let transform: (Upstream.Output) throws -> Output
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) throws -> Output) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.transform = transform
-    }
+    init(transform: @escaping (Upstream.Output) throws -> Output) { self.transform = transform }
 
     @usableFromInline
-    var description: String { "TryMap" }
+    static var name: String { "TryMap" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard upstream == nil, let downstream else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream else { return .none }
-      let output: Output
-      do {
-        output = try transform(input)
-      } catch {
-        fail(error)
-        return .none
-      }
-      return downstream.receive(output)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      self.downstream = nil
-      upstream = nil
-      downstream.receive(completion: completion.mapFailure { $0 as any Error })
-    }
-
-    @inlinable
-    func fail(_ error: any Error) {
-      let downstream = self.downstream
-      let upstream = self.upstream
-      self.downstream = nil
-      self.upstream = nil
-      upstream?.cancel()
-      downstream?.receive(completion: .failure(error))
+    func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
+      .emit(try transform(input))
     }
   }
 }

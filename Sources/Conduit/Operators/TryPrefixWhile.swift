@@ -30,87 +30,32 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
 }
 
 extension Publishers.TryPrefixWhile {
-  /// Forwards the upstream subscription to downstream and keeps it, to cancel it when the
-  /// predicate rejects a value (the stream finishes) or throws (the stream fails); anything more
-  /// from upstream is then ignored.
+  /// Republishes values while the predicate holds; at the first it rejects the stream finishes.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
-
-    // The three below are touched only from the upstream's serialized calls, so the runtime
-    // check is skipped. All are `nil` once the stream has ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked)
-    var predicate: ((Upstream.Output) throws -> Bool)?
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    @usableFromInline
-    let census: CensusToken
+    typealias Failure = any Error
 
     @usableFromInline
-    var description: String { "TryPrefixWhile" }
+    let predicate: (Upstream.Output) throws -> Bool
+
+    @inlinable
+    init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
+
     @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    static var name: String { "TryPrefixWhile" }
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard let downstream, upstream == nil else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream, let predicate else { return .none }
-      let completion: Subscribers.Completion<any Error>
-      do {
-        if try predicate(input) {
-          return downstream.receive(input)
-        }
-        completion = .finished
-      } catch {
-        completion = .failure(error)
-      }
-      let upstream = self.upstream
-      end()
-      upstream?.cancel()
-      downstream.receive(completion: completion)
-      return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      end()
-      downstream.receive(completion: completion.mapFailure { $0 })
-    }
-
-    @inlinable
-    func end() {
-      downstream = nil
-      predicate = nil
-      upstream = nil
+    func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
+      try predicate(input) ? .emit(input) : .finish
     }
   }
 }

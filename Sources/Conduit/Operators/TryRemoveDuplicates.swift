@@ -33,98 +33,39 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(Inner(downstream: subscriber, predicate: predicate))
+      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
 }
 
 extension Publishers.TryRemoveDuplicates {
-  /// Forwards the upstream subscription to downstream, remembers the previous element, and
-  /// keeps the subscription only to cancel it when the closure throws.
+  /// Remembers the previous element and drops a value the closure finds equal to it, asking
+  /// upstream for one more in its place.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = any Error
 
-    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    // Owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    // The element received last; owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
+    // The element received last.
+    @usableFromInline
     var previous: Upstream.Output?
     @usableFromInline
     let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
+    init(predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
     @usableFromInline
-    var description: String { "TryRemoveDuplicates" }
+    static var name: String { "TryRemoveDuplicates" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard upstream == nil, let downstream else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream else { return .none }
+    mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       let last = previous
       previous = input
-      if let last {
-        let duplicate: Bool
-        do {
-          duplicate = try predicate(last, input)
-        } catch {
-          fail(error)
-          return .none
-        }
-        if duplicate { return .max(1) }
-      }
-      return downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      release()
-      downstream.receive(completion: completion.mapFailure { $0 as any Error })
-    }
-
-    @inlinable
-    func fail(_ error: any Error) {
-      let downstream = self.downstream
-      let upstream = self.upstream
-      release()
-      upstream?.cancel()
-      downstream?.receive(completion: .failure(error))
-    }
-
-    @inlinable
-    func release() {
-      downstream = nil
-      upstream = nil
-      previous = nil
+      if let last, try predicate(last, input) { return .drop }
+      return .emit(input)
     }
   }
 }

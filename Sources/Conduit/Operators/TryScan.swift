@@ -42,91 +42,39 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(
-        Inner(downstream: subscriber, initialResult: initialResult, nextPartialResult: nextPartialResult))
+        FallibleInner(
+          downstream: subscriber, step: Step(result: initialResult, nextPartialResult: nextPartialResult)))
     }
   }
 }
 
 extension Publishers.TryScan {
-  /// Forwards the upstream subscription to downstream, keeps the running result, and keeps the
-  /// subscription only to cancel it when the closure throws.
+  /// Keeps the running result and publishes each new one.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Output, Downstream.Failure == any Error {
+  struct Step: FallibleStep {
     @usableFromInline
-    typealias Input = Upstream.Output
+    typealias UpstreamFailure = Upstream.Failure
     @usableFromInline
-    typealias Failure = Upstream.Failure
+    typealias Failure = any Error
 
-    // Touched only from upstream's calls, which never overlap (contract 3); `nil` once ended.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    // Owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    // Owned like `downstream`.
-    @usableFromInline @exclusivity(unchecked)
+    @usableFromInline
     var result: Output
     @usableFromInline
     let nextPartialResult: (Output, Upstream.Output) throws -> Output
-    @usableFromInline
-    let census: CensusToken
-
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
 
     @inlinable
-    init(
-      downstream: Downstream, initialResult: Output,
-      nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
-    ) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.result = initialResult
+    init(result: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
+      self.result = result
       self.nextPartialResult = nextPartialResult
     }
 
     @usableFromInline
-    var description: String { "TryScan" }
+    static var name: String { "TryScan" }
 
     @inlinable
-    func receive(subscription: any Subscription) {
-      guard upstream == nil, let downstream else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
-    }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let downstream else { return .none }
-      do {
-        result = try nextPartialResult(result, input)
-      } catch {
-        fail(error)
-        return .none
-      }
-      return downstream.receive(result)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      self.downstream = nil
-      upstream = nil
-      downstream.receive(completion: completion.mapFailure { $0 as any Error })
-    }
-
-    @inlinable
-    func fail(_ error: any Error) {
-      let downstream = self.downstream
-      let upstream = self.upstream
-      self.downstream = nil
-      self.upstream = nil
-      upstream?.cancel()
-      downstream?.receive(completion: .failure(error))
+    mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
+      result = try nextPartialResult(result, input)
+      return .emit(result)
     }
   }
 }

@@ -1,0 +1,77 @@
+/// The subscription that owns `ChildSubscriber`s: one operator subscription that subscribes to
+/// inner publishers on the downstream's behalf (`flatMap`, `switchToLatest`).
+@usableFromInline
+protocol ChildSubscriberParent: AnyObject, CensusScoped, CustomStringConvertible {
+  /// The kind of values the inner publishers send.
+  associatedtype ChildInput
+  /// The kind of errors the inner publishers send.
+  associatedtype ChildFailure: Error
+
+  /// The inner publisher of child `id` sent its subscription.
+  func childSubscribed(_ id: Int, _ subscription: any Subscription)
+  /// The inner publisher of child `id` sent a value; returns the demand to ask of it.
+  func childReceived(_ id: Int, _ value: ChildInput) -> Subscribers.Demand
+  /// The inner publisher of child `id` completed.
+  func childCompleted(_ id: Int, _ completion: Subscribers.Completion<ChildFailure>)
+}
+
+/// Subscribes to one inner publisher on behalf of its parent subscription, and reports every
+/// event to the parent under its own `id`.
+///
+/// Created when the upstream sends an element, possibly on another thread, so it takes its census
+/// scope from the parent subscription.
+@usableFromInline
+final class ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+{
+  @usableFromInline
+  typealias Input = Parent.ChildInput
+  @usableFromInline
+  typealias Failure = Parent.ChildFailure
+
+  @usableFromInline
+  let parent: Parent
+  @usableFromInline
+  let id: Int
+  @usableFromInline
+  let census: CensusToken
+
+  @usableFromInline
+  var description: String { parent.description }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(parent: Parent, id: Int) {
+    census = CensusToken(ChildSubscriber.self, inheritingFrom: parent)
+    self.parent = parent
+    self.id = id
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    parent.childSubscribed(id, subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Parent.ChildInput) -> Subscribers.Demand {
+    parent.childReceived(id, input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Parent.ChildFailure>) {
+    parent.childCompleted(id, completion)
+  }
+}
+
+/// Where the subscription of an operator that flattens inner publishers (`flatMap`,
+/// `switchToLatest`) stands.
+@usableFromInline
+enum FlatteningPhase<Failure: Error> {
+  case active
+  /// A failure waits for the delivering thread.
+  case failing(Failure)
+  case cancelled
+  /// Completed or cancelled, and everything released (or being released by the owner).
+  case done
+}

@@ -1,0 +1,156 @@
+/// What a `TriggerSubscriber` reports the second publisher's events to.
+protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible {
+  /// The kind of errors the second publisher sends.
+  associatedtype TriggerFailure: Error
+
+  /// The second publisher sent its subscription.
+  func triggerReceive(subscription: any Subscription)
+  /// The second publisher sent a value; returns the demand to ask of it.
+  func triggerFired() -> Subscribers.Demand
+  /// The second publisher completed.
+  func triggerCompleted(_ completion: Subscribers.Completion<TriggerFailure>)
+}
+
+/// Receives the events of the second publisher of `drop(untilOutputFrom:)` and
+/// `prefix(untilOutputFrom:)` on behalf of the operator's subscription, `target`.
+struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomStringConvertible {
+  typealias Failure = Target.TriggerFailure
+
+  let target: Target
+
+  var combineIdentifier: CombineIdentifier { target.combineIdentifier }
+  var description: String { target.description }
+
+  func receive(subscription: any Subscription) { target.triggerReceive(subscription: subscription) }
+  func receive(_ input: Input) -> Subscribers.Demand { target.triggerFired() }
+  func receive(completion: Subscribers.Completion<Target.TriggerFailure>) { target.triggerCompleted(completion) }
+}
+
+/// The subscription an operator watching a second publisher gives downstream: the state machine
+/// of its two links, upstream and the trigger, that `drop(untilOutputFrom:)` and
+/// `prefix(untilOutputFrom:)` share. Each subclass decides what upstream's subscription and values,
+/// and the trigger's value and completion, do.
+///
+/// The trigger may fire or complete on any thread, even while upstream is delivering a value:
+/// whichever thread is inside a call into downstream (`delivering`) delivers the completion when
+/// that call returns (`endDelivery(to:)`), so calls into downstream never overlap.
+class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped, @unchecked Sendable {
+  enum Link {
+    case awaiting
+    case active(any Subscription)
+    case done
+  }
+
+  struct State {
+    var downstream: Downstream?
+    var upstream = Link.awaiting
+    var trigger = Link.awaiting
+    // Requested before upstream's subscription arrived.
+    var pendingDemand = Subscribers.Demand.none
+    // The other publisher has emitted.
+    var triggered = false
+    // A thread is inside a call into downstream.
+    var delivering = false
+    // A completion decided while `delivering`, for that thread to deliver.
+    var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+    var terminal = false
+  }
+
+  // Guarded by its own lock.
+  let state: Locked<State>
+  private let census: CensusToken
+
+  var censusScope: CensusScope? { census.scope }
+
+  /// `type` is the subclass, for the census.
+  init(_ type: Any.Type, downstream: Downstream) {
+    census = CensusToken(type, inheritingFrom: downstream)
+    state = Locked(State(downstream: downstream))
+  }
+
+  // MARK: Upstream
+
+  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+    let (downstream, trigger) = state.withLock { state -> (Downstream?, (any Subscription)?) in
+      guard !state.terminal, case .active = state.upstream else { return (nil, nil) }
+      state.upstream = .done
+      return (end(&state, with: completion), take(&state.trigger))
+    }
+    trigger?.cancel()
+    downstream?.receive(completion: completion)
+  }
+
+  // MARK: The other publisher
+
+  func triggerReceive(subscription: any Subscription) {
+    let accepted = state.withLock { state -> Bool in
+      guard case .awaiting = state.trigger, !state.terminal else { return false }
+      state.trigger = .active(subscription)
+      return true
+    }
+    if accepted {
+      subscription.request(.max(1))
+    } else {
+      subscription.cancel()
+    }
+  }
+
+  // MARK: Subscription
+
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard !state.terminal else { return nil }
+      guard case .active(let upstream) = state.upstream else {
+        state.pendingDemand += demand
+        return nil
+      }
+      return upstream
+    }
+    upstream?.request(demand)
+  }
+
+  func cancel() {
+    let (upstream, trigger) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
+      guard !state.terminal else { return (nil, nil) }
+      state.terminal = true
+      state.downstream = nil
+      state.pendingCompletion = nil
+      return (take(&state.upstream), take(&state.trigger))
+    }
+    upstream?.cancel()
+    trigger?.cancel()
+  }
+
+  // MARK: Helpers
+
+  /// Ends the stream in `state`: returns the subscriber to complete now, or `nil` if the thread
+  /// inside a call into it will complete it when that call returns.
+  func end(_ state: inout State, with completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
+    state.terminal = true
+    if state.delivering {
+      state.pendingCompletion = completion
+      return nil
+    }
+    defer { state.downstream = nil }
+    return state.downstream
+  }
+
+  /// Called by the thread that set `delivering` once its call into downstream returned.
+  func endDelivery(to downstream: Downstream) {
+    let completion = state.withLock { state -> Subscribers.Completion<Downstream.Failure>? in
+      state.delivering = false
+      guard let completion = state.pendingCompletion else { return nil }
+      state.pendingCompletion = nil
+      state.downstream = nil
+      return completion
+    }
+    if let completion { downstream.receive(completion: completion) }
+  }
+
+  func take(_ link: inout Link) -> (any Subscription)? {
+    defer { link = .done }
+    if case .active(let subscription) = link { return subscription }
+    return nil
+  }
+}
