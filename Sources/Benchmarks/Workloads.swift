@@ -47,6 +47,24 @@ enum Workloads {
       }
     },
     Workload(
+      "the same, source not erased (Combine's Sequence overloads apply), per element",
+      baseline: "baseline.ClosureChain", target: 2,
+      note: "map/filter/compactMap/scan on Publishers.Sequence run eagerly over arrays, as in Combine"
+    ) {
+      measure(operations: 1_000_000) { count in
+        var sum = 0
+        let cancellable = (0..<count).publisher
+          .map { $0 &+ 1 }
+          .filter { $0 & 1023 != 1023 }
+          .map { $0 &* 3 }
+          .compactMap { $0 >= 0 ? $0 : nil }
+          .scan(0) { $0 &+ $1 }
+          .sink { sum &+= $0 }
+        blackHole(sum)
+        blackHole(cancellable)
+      }
+    },
+    Workload(
       "(0..<N).publisher -> map -> .max(1) subscriber, per element", baseline: "baseline.ClosureChain", target: 2,
       note: "source erased, as above"
     ) {
