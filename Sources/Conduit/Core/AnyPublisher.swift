@@ -26,7 +26,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
   public var description: String { "AnyPublisher" }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-  @inlinable
+  @inlinable @inline(__always)
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     box.receive(subscriber: subscriber)
   }

@@ -29,6 +29,7 @@ extension Publisher {
   /// ```swift
   /// Just(1).subscribe(mySubscriber)
   /// ```
+  @inlinable @inline(__always)
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {
     receive(subscriber: subscriber)

@@ -34,7 +34,7 @@ extension Publishers {
       self.b = b
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy<A.Output, B.Output>(inheritingFrom: subscriber)
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
@@ -73,7 +73,7 @@ extension Publishers {
       self.c = c
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
@@ -120,7 +120,7 @@ extension Publishers {
       self.d = d
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)

@@ -31,7 +31,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(

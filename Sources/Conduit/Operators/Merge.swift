@@ -30,7 +30,7 @@ extension Publishers {
       self.b = b
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 2).attach(a).attach(b)
     }
@@ -158,7 +158,7 @@ extension Publishers {
       self.c = c
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 3).attach(a).attach(b).attach(c)
     }
@@ -272,7 +272,7 @@ extension Publishers {
       self.d = d
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 4).attach(a).attach(b).attach(c).attach(d)
     }
@@ -374,7 +374,7 @@ extension Publishers {
       self.e = e
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 5).attach(a).attach(b).attach(c).attach(d).attach(e)
     }
@@ -465,7 +465,7 @@ extension Publishers {
       self.f = f
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 6).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f)
     }
@@ -547,7 +547,7 @@ extension Publishers {
       self.g = g
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 7).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
     }
@@ -619,7 +619,7 @@ extension Publishers {
       self.h = h
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 8).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
         .attach(h)

@@ -29,7 +29,7 @@ extension Publishers {
       publishers = Array(upstream)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merge = MergeAttacher(subscriber, upstreamCount: publishers.count)
       for publisher in publishers {

@@ -38,7 +38,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let areInIncreasingOrder = self.areInIncreasingOrder
       upstream.subscribe(

@@ -36,7 +36,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(

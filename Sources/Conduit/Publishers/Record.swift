@@ -31,7 +31,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-  @inlinable
+  @inlinable @inline(__always)
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     SequenceSubscription.start(
       recording.output, then: recording.completion, downstream: subscriber, description: "Record")

@@ -41,7 +41,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-  @inlinable
+  @inlinable @inline(__always)
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     core.receive(subscriber: subscriber)
   }
