@@ -57,3 +57,25 @@ enum SubscriptionRequest {
   case demand(Subscribers.Demand)
   case cancel
 }
+
+/// A subscription whose `request` and `cancel` forward to specialized code; see
+/// `SubscriptionRequest`.
+@usableFromInline
+protocol SubscriptionRequestHandler: AnyObject {
+  func handleDemand(_ demand: Subscribers.Demand)
+  func handleCancel()
+}
+
+extension SubscriptionRequest {
+  /// The function a subscription stores as its `handle`. Built in the subscription's `@inlinable`
+  /// initializer, where `Handler` is concrete, so the calls it makes are specialized.
+  @inlinable
+  static func dispatcher<Handler: SubscriptionRequestHandler>() -> (Handler, SubscriptionRequest) -> Void {
+    { handler, request in
+      switch request {
+      case .demand(let demand): handler.handleDemand(demand)
+      case .cancel: handler.handleCancel()
+      }
+    }
+  }
+}

@@ -66,7 +66,8 @@ extension Publishers.Buffer {
   /// subscribes owns it from the start, so elements that arrive before the downstream has its
   /// subscription wait in the buffer.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
@@ -172,12 +173,7 @@ extension Publishers.Buffer {
       self.downstream = downstream
       self.size = size
       self.prefetch = prefetch
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     // MARK: Upstream

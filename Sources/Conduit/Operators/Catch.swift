@@ -58,7 +58,7 @@ extension Publishers {
 /// only after the upstream has failed, and each of them serializes its own calls.
 @usableFromInline
 final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-  Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
 where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
   @usableFromInline
   typealias Input = Upstream.Output
@@ -130,12 +130,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     census = CensusToken(CatchSubscription.self, inheritingFrom: downstream)
     state = Locked(State(downstream: downstream, handler: handler))
     self.replacementFailure = replacementFailure
-    handle = { subscription, request in
-      switch request {
-      case .demand(let demand): subscription.handleDemand(demand)
-      case .cancel: subscription.handleCancel()
-      }
-    }
+    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Upstream

@@ -52,7 +52,8 @@ extension Publishers.CollectByCount {
   /// Fills a buffer from upstream's serialized calls and hands each full one downstream.
   /// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
     @usableFromInline
@@ -97,12 +98,7 @@ extension Publishers.CollectByCount {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(.awaitingSubscription(downstream))
       self.count = count
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     // MARK: Subscriber (upstream's serialized calls)

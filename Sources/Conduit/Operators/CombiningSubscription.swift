@@ -178,7 +178,8 @@ struct CombiningSlots<each Value> {
 /// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
 /// it cancels the upstreams still running and forgets them, the slots and the downstream.
 @usableFromInline
-final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>: Subscription,
+final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>: SubscriptionRequestHandler,
+  Subscription,
   CustomStringConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == Strategy.Output {
   @usableFromInline
@@ -353,12 +354,7 @@ where Downstream.Input == Strategy.Output {
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
     state = Locked(State(strategy: strategy, upstreamCount: upstreamCount))
     self.downstream = downstream
-    handle = { subscription, request in
-      switch request {
-      case .demand(let demand): subscription.handleDemand(demand)
-      case .cancel: subscription.handleCancel()
-      }
-    }
+    handle = SubscriptionRequest.dispatcher()
   }
 
   /// Subscribes to the next upstream, whose values go to `slot`.

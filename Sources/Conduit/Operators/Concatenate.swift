@@ -48,7 +48,8 @@ extension Publishers.Concatenate {
   /// prefix, then to the suffix. It counts the demand not yet met so the suffix is asked for
   /// exactly what the prefix did not deliver.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
     @usableFromInline
@@ -112,12 +113,7 @@ extension Publishers.Concatenate {
     init(downstream: Downstream, suffix: Suffix) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     @inlinable

@@ -63,7 +63,8 @@ extension Publishers.FlatMap {
   /// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
   /// before it lets go; a thread that finds it set queues its value and returns.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ChildSubscriberParent, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    ChildSubscriberParent, @unchecked Sendable
   where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -199,12 +200,7 @@ extension Publishers.FlatMap {
       state = Locked(State(transform: transform))
       self.downstream = downstream
       self.maxPublishers = maxPublishers
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     // MARK: Upstream

@@ -99,7 +99,8 @@ extension Publishers.HandleEvents {
   /// cancellation. The downstream and the closures live in the locked state and are taken out
   /// for each call, then released when the stream completes or is cancelled.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
@@ -132,12 +133,7 @@ extension Publishers.HandleEvents {
     init(downstream: Downstream, handlers: Handlers) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(.awaitingSubscription(downstream, handlers))
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     @inlinable

@@ -19,7 +19,7 @@ import Synchronization
 /// the only one to call it, so calls into downstream never overlap.
 @usableFromInline
 final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Accumulator>: Subscriber,
-  Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Failure = UpstreamFailure
@@ -111,12 +111,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     fold = Fold(accumulator: initial, step: step)
     self.result = result
     self.convertFailure = convertFailure
-    handle = { reduction, request in
-      switch request {
-      case .demand(let demand): reduction.handleDemand(demand)
-      case .cancel: reduction.handleCancel()
-      }
-    }
+    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Subscriber (upstream's serialized calls)

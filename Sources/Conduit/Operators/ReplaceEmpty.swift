@@ -43,7 +43,8 @@ extension Publishers.ReplaceEmpty {
   /// delivers the replacement with the completion, or, if the subscriber has not asked for
   /// anything yet, keeps both until it does.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
@@ -79,12 +80,7 @@ extension Publishers.ReplaceEmpty {
     init(downstream: Downstream, output: Upstream.Output) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(.awaitingSubscription(downstream, output))
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     @inlinable

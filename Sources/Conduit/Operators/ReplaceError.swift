@@ -45,7 +45,8 @@ extension Publishers.ReplaceError {
   /// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
   /// the replacement can go out at once or must wait for a request.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
     @usableFromInline
@@ -105,12 +106,7 @@ extension Publishers.ReplaceError {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(State(phase: .awaitingSubscription(downstream)))
       self.output = output
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     @usableFromInline

@@ -49,7 +49,8 @@ extension Publishers.Retry {
   /// resubscription made while another is running on the stack (an upstream that fails at once
   /// when subscribed) is left to the running one, so that many retries do not grow the stack.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible, CensusScoped,
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    CustomStringConvertible, CensusScoped,
     @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
     @usableFromInline
@@ -136,12 +137,7 @@ extension Publishers.Retry {
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       state = Locked(State(upstream: upstream, retries: retries, downstream: downstream))
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     @inlinable

@@ -51,7 +51,8 @@ extension Publishers.SwitchToLatest {
   /// delivering on another thread when the new one starts, so whichever thread sets
   /// `delivering` owns the downstream, and others queue their element for it.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, Subscription, ChildSubscriberParent, @unchecked Sendable
+  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+    ChildSubscriberParent, @unchecked Sendable
   where Downstream.Input == P.Output, Downstream.Failure == P.Failure {
     @usableFromInline
     typealias Input = Upstream.Output
@@ -140,12 +141,7 @@ extension Publishers.SwitchToLatest {
     init(downstream: Downstream) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       self.downstream = downstream
-      handle = { inner, request in
-        switch request {
-        case .demand(let demand): inner.handleDemand(demand)
-        case .cancel: inner.handleCancel()
-        }
-      }
+      handle = SubscriptionRequest.dispatcher()
     }
 
     // MARK: Upstream

@@ -8,7 +8,7 @@ import Synchronization
 /// per element; it checks an atomic flag for cancellation, and goes back to the lock only when
 /// the demand it holds is spent.
 @usableFromInline
-final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: Subscription,
+final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == Elements.Element {
   @usableFromInline
@@ -84,12 +84,7 @@ where Downstream.Input == Elements.Element {
     self.completion = completion
     self.downstream = downstream
     self.description = description
-    handle = { subscription, request in
-      switch request {
-      case .demand(let demand): subscription.handleDemand(demand)
-      case .cancel: subscription.handleCancel()
-      }
-    }
+    handle = SubscriptionRequest.dispatcher()
   }
 
   @usableFromInline

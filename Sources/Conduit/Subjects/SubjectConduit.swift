@@ -29,7 +29,7 @@ class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
 /// Combine.
 @usableFromInline
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
-  Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Output = Downstream.Input
@@ -97,12 +97,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     tracksCurrentValue = core.isCurrentValueSubject
     awaitingCurrentValue = Atomic(tracksCurrentValue)
     self.downstream = downstream
-    handle = { conduit, request in
-      switch request {
-      case .demand(let demand): conduit.handleDemand(demand)
-      case .cancel: conduit.handleCancel()
-      }
-    }
+    handle = SubscriptionRequest.dispatcher()
     super.init(offer: { conduit, value in
       unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
     })
