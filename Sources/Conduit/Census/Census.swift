@@ -105,6 +105,13 @@ package protocol CensusScoped: AnyObject {
   var censusScope: CensusScope? { get }
 }
 
+/// A wrapper (such as `AnySubscriber`) through which objects created on behalf of the wrapped
+/// value inherit that value's census scope.
+@usableFromInline
+package protocol CensusTransparent {
+  var censusWrapped: Any? { get }
+}
+
 /// Membership of one framework object in the census: created in the object's initializer,
 /// released with the object.
 @usableFromInline
@@ -132,6 +139,8 @@ package struct CensusToken: ~Copyable, Sendable {
   @usableFromInline
   static func scope(inheritingFrom related: Any?) -> CensusScope? {
     if let current = CensusScope.current { return current }
+    var related = related
+    while let wrapper = related as? any CensusTransparent { related = wrapper.censusWrapped }
     return (related as? any CensusScoped)?.censusScope
   }
 

@@ -9,16 +9,19 @@
 /// ```
 @frozen
 public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+  /// Subscribes an erased subscriber to the wrapped publisher. Built where the wrapped
+  /// publisher's type is known, so the whole upstream chain runs specialized code; only the
+  /// calls into the erased subscriber go through a closure.
   @usableFromInline
-  let box: AnyPublisherBoxBase<Output, Failure>
+  let subscribeErased: (AnySubscriber<Output, Failure>) -> Void
 
   /// Creates a type-erasing publisher to wrap the provided publisher.
   @inlinable
   public init<P: Publisher>(_ publisher: P) where P.Output == Output, P.Failure == Failure {
     if let erased = publisher as? AnyPublisher<Output, Failure> {
-      box = erased.box
+      self = erased
     } else {
-      box = AnyPublisherBox(publisher)
+      subscribeErased = { publisher.receive(subscriber: $0) }
     }
   }
 
@@ -26,13 +29,17 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
   public var description: String { "AnyPublisher" }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  ///
+  /// The wrapped publisher sees the subscriber wrapped in an `AnySubscriber`, which forwards
+  /// every call, the subscriber's `combineIdentifier` and its description.
   @inlinable @inline(__always)
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    box.receive(subscriber: subscriber)
+    subscribeErased(AnySubscriber(subscriber))
   }
 }
 
-extension AnyPublisher: Sendable where Output: Sendable {}
+// The wrapped publisher is immutable once erased, as the boxed publisher always was.
+extension AnyPublisher: @unchecked Sendable where Output: Sendable {}
 
 extension Publisher {
   /// Wraps this publisher with a type eraser.
@@ -43,35 +50,5 @@ extension Publisher {
   @inlinable
   public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
     AnyPublisher(self)
-  }
-}
-
-@usableFromInline
-class AnyPublisherBoxBase<Output, Failure: Error>: @unchecked Sendable {
-  @inlinable
-  init() {}
-
-  @inlinable
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    fatalError("abstract")
-  }
-}
-
-@usableFromInline
-final class AnyPublisherBox<Base: Publisher>: AnyPublisherBoxBase<Base.Output, Base.Failure>,
-  @unchecked Sendable
-{
-  @usableFromInline
-  let base: Base
-
-  @inlinable
-  init(_ base: Base) {
-    self.base = base
-  }
-
-  @inlinable
-  override func receive<S: Subscriber>(subscriber: S)
-  where S.Input == Base.Output, S.Failure == Base.Failure {
-    base.receive(subscriber: subscriber)
   }
 }

@@ -17,13 +17,16 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   let receiveValueThunk: ((Input) -> Subscribers.Demand)?
   @usableFromInline
   let receiveCompletionThunk: ((Subscribers.Completion<Failure>) -> Void)?
+  /// Returns the wrapped subscriber or subject, for its description and its census scope;
+  /// `nil` for closures.
   @usableFromInline
-  let descriptionThunk: (() -> String)?
+  let wrappedThunk: (() -> Any)?
 
   /// The identifier of the wrapped subscriber, or a fresh one for closures.
   public let combineIdentifier: CombineIdentifier
 
   /// Creates a type-erasing subscriber to wrap an existing subscriber.
+  @inlinable
   public init<S: Subscriber>(_ s: S) where S.Input == Input, S.Failure == Failure {
     if let erased = s as? AnySubscriber<Input, Failure> {
       self = erased
@@ -33,12 +36,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveSubscriptionThunk = s.receive(subscription:)
     receiveValueThunk = s.receive(_:)
     receiveCompletionThunk = s.receive(completion:)
-    if let described = s as? any CustomStringConvertible {
-      descriptionThunk = { described.description }
-    } else {
-      let name = String(describing: S.self)
-      descriptionThunk = { name }
-    }
+    wrappedThunk = { s }
   }
 
   /// Creates a type-erasing subscriber that forwards values and completion to a subject.
@@ -52,7 +50,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
       return .none
     }
     receiveCompletionThunk = { [s] completion in s.send(completion: completion) }
-    descriptionThunk = { "Subject" }
+    wrappedThunk = { s }
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.
@@ -67,12 +65,15 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveSubscriptionThunk = receiveSubscription
     receiveValueThunk = receiveValue
     receiveCompletionThunk = receiveCompletion
-    descriptionThunk = nil
+    wrappedThunk = nil
   }
 
   /// A textual representation of this instance.
   public var description: String {
-    descriptionThunk?() ?? "Anonymous AnySubscriber"
+    guard let wrapped = wrappedThunk?() else { return "Anonymous AnySubscriber" }
+    if wrapped is any Subject { return "Subject" }
+    if let described = wrapped as? any CustomStringConvertible { return described.description }
+    return String(describing: type(of: wrapped))
   }
 
   /// Receives the subscription from the upstream publisher.
@@ -92,4 +93,9 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   public func receive(completion: Subscribers.Completion<Failure>) {
     receiveCompletionThunk?(completion)
   }
+}
+
+extension AnySubscriber: CensusTransparent {
+  @usableFromInline
+  package var censusWrapped: Any? { wrappedThunk?() }
 }

@@ -64,12 +64,17 @@ struct AnyPublisherTests {
   }
 
   @Test func erasingTwiceDoesNotNest() {
-    let once = Just(1).eraseToAnyPublisher()
-    let twice = once.eraseToAnyPublisher()
-    let thrice = AnyPublisher(twice)
-    #expect(twice.box === once.box)
-    #expect(thrice.box === once.box)
-    #expect(once.box is AnyPublisherBox<Just<Int>>)
+    let recorder = SubscriberRecordingPublisher()
+    let thrice = AnyPublisher(recorder.eraseToAnyPublisher().eraseToAnyPublisher())
+    let subscriber = TestSubscriber<Int, Never>()
+    thrice.subscribe(subscriber)
+    let seen = recorder.received.withLock { $0 }
+    #expect(seen.count == 1)
+    let erased = seen.first as? AnySubscriber<Int, Never>
+    #expect(erased != nil)
+    #expect(erased?.censusWrapped as? TestSubscriber<Int, Never> === subscriber)
+    #expect(erased?.combineIdentifier == subscriber.combineIdentifier)
+    recorder.received.withLock { $0.removeAll() }
   }
 
   @Test func erasedTwiceStillDelivers() {
@@ -93,5 +98,19 @@ struct AnyPublisherTests {
     #expect(weakSubscriber != nil)
     subject.send(completion: .finished)
     #expect(weakSubscriber == nil)
+  }
+}
+
+/// Completes every subscriber at once and remembers the subscriber it was handed.
+private final class SubscriberRecordingPublisher: Publisher, Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  let received = Locked<[Any]>([])
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    received.withLock { $0.append(subscriber) }
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .finished)
   }
 }
