@@ -11,16 +11,9 @@
 /// ```
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+  /// One allocation holds whatever is wrapped, so copying an `AnySubscriber` is one retain.
   @usableFromInline
-  let receiveSubscriptionThunk: ((any Subscription) -> Void)?
-  @usableFromInline
-  let receiveValueThunk: ((Input) -> Subscribers.Demand)?
-  @usableFromInline
-  let receiveCompletionThunk: ((Subscribers.Completion<Failure>) -> Void)?
-  /// Returns the wrapped subscriber or subject, for its description and its census scope;
-  /// `nil` for closures.
-  @usableFromInline
-  let wrappedThunk: (() -> Any)?
+  let box: AnySubscriberBox<Input, Failure>
 
   /// The identifier of the wrapped subscriber, or a fresh one for closures.
   public let combineIdentifier: CombineIdentifier
@@ -33,24 +26,16 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
       return
     }
     combineIdentifier = s.combineIdentifier
-    receiveSubscriptionThunk = s.receive(subscription:)
-    receiveValueThunk = s.receive(_:)
-    receiveCompletionThunk = s.receive(completion:)
-    wrappedThunk = { s }
+    box = SubscriberBox(s)
   }
 
   /// Creates a type-erasing subscriber that forwards values and completion to a subject.
   ///
   /// The subject receives the subscription through `send(subscription:)`.
+  @inlinable
   public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
     combineIdentifier = CombineIdentifier(s)
-    receiveSubscriptionThunk = { [s] subscription in s.send(subscription: subscription) }
-    receiveValueThunk = { [s] value in
-      s.send(value)
-      return .none
-    }
-    receiveCompletionThunk = { [s] completion in s.send(completion: completion) }
-    wrappedThunk = { s }
+    box = SubjectBox(s)
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.
@@ -62,40 +47,147 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
   ) {
     combineIdentifier = CombineIdentifier()
-    receiveSubscriptionThunk = receiveSubscription
-    receiveValueThunk = receiveValue
-    receiveCompletionThunk = receiveCompletion
-    wrappedThunk = nil
+    box = ClosureSubscriberBox(
+      receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
   }
 
   /// A textual representation of this instance.
-  public var description: String {
-    guard let wrapped = wrappedThunk?() else { return "Anonymous AnySubscriber" }
-    if wrapped is any Subject { return "Subject" }
-    if let described = wrapped as? any CustomStringConvertible { return described.description }
-    return String(describing: type(of: wrapped))
-  }
+  public var description: String { box.description }
 
   /// Receives the subscription from the upstream publisher.
   @inlinable
   public func receive(subscription: any Subscription) {
-    receiveSubscriptionThunk?(subscription)
+    box.receiveSubscription(box, subscription)
   }
 
   /// Receives a value from the upstream publisher and returns the additional demand.
   @inlinable
   public func receive(_ value: Input) -> Subscribers.Demand {
-    receiveValueThunk?(value) ?? .none
+    box.receiveValue(box, value)
   }
 
   /// Receives the completion from the upstream publisher.
   @inlinable
   public func receive(completion: Subscribers.Completion<Failure>) {
-    receiveCompletionThunk?(completion)
+    box.receiveCompletion(box, completion)
   }
 }
 
 extension AnySubscriber: CensusTransparent {
   @usableFromInline
-  package var censusWrapped: Any? { wrappedThunk?() }
+  package var censusWrapped: Any? { box.wrapped }
+}
+
+/// What an `AnySubscriber` wraps. The three entry points are functions created where the wrapped
+/// type is known (the subclasses' `@inlinable` initializers), so they run specialized code and
+/// capture nothing; they take the box back as their first argument.
+@usableFromInline
+class AnySubscriberBox<Input, Failure: Error> {
+  @usableFromInline
+  let receiveSubscription: (AnySubscriberBox, any Subscription) -> Void
+  @usableFromInline
+  let receiveValue: (AnySubscriberBox, Input) -> Subscribers.Demand
+  @usableFromInline
+  let receiveCompletion: (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void
+
+  @inlinable
+  init(
+    receiveSubscription: @escaping (AnySubscriberBox, any Subscription) -> Void,
+    receiveValue: @escaping (AnySubscriberBox, Input) -> Subscribers.Demand,
+    receiveCompletion: @escaping (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void
+  ) {
+    self.receiveSubscription = receiveSubscription
+    self.receiveValue = receiveValue
+    self.receiveCompletion = receiveCompletion
+  }
+
+  /// The wrapped subscriber or subject; `nil` for closures.
+  @usableFromInline
+  var wrapped: Any? { nil }
+
+  @usableFromInline
+  var description: String { "Anonymous AnySubscriber" }
+}
+
+@usableFromInline
+final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
+  @usableFromInline
+  let subscriber: S
+
+  @inlinable
+  init(_ subscriber: S) {
+    self.subscriber = subscriber
+    super.init(
+      receiveSubscription: { box, subscription in
+        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(subscription: subscription)
+      },
+      receiveValue: { box, value in
+        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(value)
+      },
+      receiveCompletion: { box, completion in
+        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(completion: completion)
+      })
+  }
+
+  @usableFromInline
+  override var wrapped: Any? { subscriber }
+
+  @usableFromInline
+  override var description: String {
+    (subscriber as? any CustomStringConvertible)?.description ?? String(describing: S.self)
+  }
+}
+
+@usableFromInline
+final class SubjectBox<S: Subject>: AnySubscriberBox<S.Output, S.Failure> {
+  @usableFromInline
+  let subject: S
+
+  @inlinable
+  init(_ subject: S) {
+    self.subject = subject
+    super.init(
+      receiveSubscription: { box, subscription in
+        unsafeDowncast(box, to: SubjectBox.self).subject.send(subscription: subscription)
+      },
+      receiveValue: { box, value in
+        unsafeDowncast(box, to: SubjectBox.self).subject.send(value)
+        return .none
+      },
+      receiveCompletion: { box, completion in
+        unsafeDowncast(box, to: SubjectBox.self).subject.send(completion: completion)
+      })
+  }
+
+  @usableFromInline
+  override var wrapped: Any? { subject }
+
+  @usableFromInline
+  override var description: String { "Subject" }
+}
+
+final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure> {
+  let subscriptionHandler: ((any Subscription) -> Void)?
+  let valueHandler: ((Input) -> Subscribers.Demand)?
+  let completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
+
+  init(
+    receiveSubscription: ((any Subscription) -> Void)?,
+    receiveValue: ((Input) -> Subscribers.Demand)?,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  ) {
+    subscriptionHandler = receiveSubscription
+    valueHandler = receiveValue
+    completionHandler = receiveCompletion
+    super.init(
+      receiveSubscription: { box, subscription in
+        unsafeDowncast(box, to: ClosureSubscriberBox.self).subscriptionHandler?(subscription)
+      },
+      receiveValue: { box, value in
+        unsafeDowncast(box, to: ClosureSubscriberBox.self).valueHandler?(value) ?? .none
+      },
+      receiveCompletion: { box, completion in
+        unsafeDowncast(box, to: ClosureSubscriberBox.self).completionHandler?(completion)
+      })
+  }
 }
