@@ -185,6 +185,9 @@ extension Publishers.FlatMap {
     // Specialized `request` and `cancel`; see `SubscriptionRequest`.
     @usableFromInline
     let handle: (Inner, SubscriptionRequest) -> Void
+    // Calls into `downstream`; see `DownstreamRelay`.
+    @usableFromInline
+    let relay: DownstreamRelay<Downstream>
 
     @usableFromInline
     var description: String { "FlatMap" }
@@ -201,6 +204,7 @@ extension Publishers.FlatMap {
       self.downstream = downstream
       self.maxPublishers = maxPublishers
       handle = SubscriptionRequest.dispatcher()
+      relay = DownstreamRelay()
     }
 
     // MARK: Upstream
@@ -283,7 +287,7 @@ extension Publishers.FlatMap {
         return .deliver(askForMore: !entry.unlimited)
       }
       guard case .deliver(let askForMore) = arrival else { return .none }
-      let more = downstream?.receive(value) ?? .none
+      let more = downstream.map { relay.value($0, value) } ?? .none
       drain(more: more)
       return askForMore ? .max(1) : .none
     }
@@ -390,12 +394,12 @@ extension Publishers.FlatMap {
         for subscription in upgraded { subscription.request(.unlimited) }
         switch step {
         case .deliver(let value, let replenish):
-          more = downstream?.receive(value) ?? .none
+          more = downstream.map { relay.value($0, value) } ?? .none
           replenish?.request(.max(1))
         case .complete(let completion):
           let downstream = self.downstream
           self.downstream = nil
-          downstream?.receive(completion: completion)
+          if let downstream { relay.completion(downstream, completion) }
           return
         case .release:
           downstream = nil

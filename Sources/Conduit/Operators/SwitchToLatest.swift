@@ -131,6 +131,9 @@ extension Publishers.SwitchToLatest {
     // Specialized `request` and `cancel`; see `SubscriptionRequest`.
     @usableFromInline
     let handle: (Inner, SubscriptionRequest) -> Void
+    // Calls into `downstream`; see `DownstreamRelay`.
+    @usableFromInline
+    let relay: DownstreamRelay<Downstream>
 
     @usableFromInline
     var description: String { "SwitchToLatest" }
@@ -142,6 +145,7 @@ extension Publishers.SwitchToLatest {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
       self.downstream = downstream
       handle = SubscriptionRequest.dispatcher()
+      relay = DownstreamRelay()
     }
 
     // MARK: Upstream
@@ -227,7 +231,7 @@ extension Publishers.SwitchToLatest {
         return true
       }
       guard owns else { return .none }
-      let more = downstream?.receive(value) ?? .none
+      let more = downstream.map { relay.value($0, value) } ?? .none
       drain(more: more)
       return .none
     }
@@ -341,11 +345,11 @@ extension Publishers.SwitchToLatest {
         if let forward { forward.request(more) }
         switch step {
         case .deliver(let value):
-          more = downstream?.receive(value) ?? .none
+          more = downstream.map { relay.value($0, value) } ?? .none
         case .complete(let completion):
           let downstream = self.downstream
           self.downstream = nil
-          downstream?.receive(completion: completion)
+          if let downstream { relay.completion(downstream, completion) }
           return
         case .release:
           downstream = nil

@@ -17,11 +17,13 @@ public struct Deferred<DeferredPublisher: Publisher>: Publisher {
   public let createPublisher: () -> DeferredPublisher
 
   /// Creates a deferred publisher.
+  @inlinable
   public init(createPublisher: @escaping () -> DeferredPublisher) {
     self.createPublisher = createPublisher
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     createPublisher().receive(subscriber: subscriber)
   }

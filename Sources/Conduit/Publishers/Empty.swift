@@ -9,6 +9,7 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
   public let completeImmediately: Bool
 
   /// Creates an empty publisher.
+  @inlinable
   public init(completeImmediately: Bool = true) {
     self.completeImmediately = completeImmediately
   }
@@ -18,11 +19,13 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
   /// ```swift
   /// let empty = Empty(completeImmediately: true, outputType: Int.self, failureType: Never.self)
   /// ```
+  @inlinable
   public init(completeImmediately: Bool = true, outputType: Output.Type, failureType: Failure.Type) {
     self.completeImmediately = completeImmediately
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately {

@@ -9,17 +9,20 @@ public struct Fail<Output, Failure: Error>: Publisher {
   public let error: Failure
 
   /// Creates a publisher that immediately terminates with the specified failure.
+  @inlinable
   public init(error: Failure) {
     self.error = error
   }
 
   /// Creates publisher with the given output type, that immediately terminates with the
   /// specified failure.
+  @inlinable
   public init(outputType: Output.Type, failure: Failure) {
     self.error = failure
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .failure(error))

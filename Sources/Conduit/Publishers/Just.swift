@@ -11,11 +11,13 @@ public struct Just<Output>: Publisher {
   public let output: Output
 
   /// Initializes a publisher that emits the specified output just once.
+  @inlinable
   public init(_ output: Output) {
     self.output = output
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(
       subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))

@@ -16,11 +16,13 @@ extension Optional {
 
     /// Creates a publisher to emit the value of the optional, or to finish immediately if the
     /// optional doesn't have a value.
+    @inlinable
     public init(_ output: Wrapped?) {
       self.output = output
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
       if let output {
         subscriber.receive(

@@ -14,22 +14,26 @@ extension Result {
     public let result: Result<Success, Failure>
 
     /// Creates a publisher that delivers the specified result.
+    @inlinable
     public init(_ result: Result<Output, Failure>) {
       self.result = result
     }
 
     /// Creates a publisher that sends the specified output to each subscriber once, then
     /// finishes.
+    @inlinable
     public init(_ output: Output) {
       self.result = .success(output)
     }
 
     /// Creates a publisher that immediately fails with the specified error.
+    @inlinable
     public init(_ failure: Failure) {
       self.result = .failure(failure)
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
       switch result {
       case .success(let output):

@@ -3,10 +3,12 @@ import Synchronization
 /// Delivers one value and then `.finished` as soon as the subscriber demands anything.
 ///
 /// Shared by `Just`, `Optional.Publisher`, `Result.Publisher` and `Future`.
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription, CustomStringConvertible,
-  CensusScoped, @unchecked Sendable
+@usableFromInline
+final class SingleValueSubscription<Downstream: Subscriber>: Subscription, SubscriptionRequestHandler,
+  CustomStringConvertible, CensusScoped, @unchecked Sendable
 {
-  private enum State {
+  @usableFromInline
+  enum State {
     case pending(Downstream, Downstream.Input)
     /// The value is out; the completion follows unless the subscriber cancels meanwhile.
     case delivering(Downstream)
@@ -14,20 +16,39 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
   }
 
   // Guarded by its own lock.
-  private let state: Locked<State>
-  private let census: CensusToken
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (SingleValueSubscription, SubscriptionRequest) -> Void
+  @usableFromInline
   let description: String
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @inlinable
   init(_ value: Downstream.Input, downstream: Downstream, description: String) {
     census = CensusToken(SingleValueSubscription.self, inheritingFrom: downstream)
     state = Locked(.pending(downstream, value))
     self.description = description
+    handle = SubscriptionRequest.dispatcher()
   }
 
+  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let taken: (Downstream, Downstream.Input)? = state.withLock { state in
       guard case .pending(let downstream, let value) = state else { return nil }
@@ -44,7 +65,8 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Custo
     if stillSubscribed { downstream.receive(completion: .finished) }
   }
 
-  func cancel() {
+  @inlinable
+  func handleCancel() {
     state.withLock { $0 = .terminal }
   }
 }
