@@ -36,7 +36,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy<A.Output, B.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output>(inheritingFrom: subscriber)
+      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -75,7 +76,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
+      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -122,7 +124,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
+      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -255,10 +258,14 @@ extension Publisher {
 struct CombineLatestStrategy<each Value>: CombiningStrategy {
   @usableFromInline
   let slots: CombiningSlots<repeat each Value>
+  // Builds an output when every slot can contribute; see `SlotReaders`.
+  @usableFromInline
+  let take: () -> (repeat each Value)?
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    slots = CombiningSlots(inheritingFrom: related)
+  init(slots: CombiningSlots<repeat each Value>, take: @escaping () -> (repeat each Value)?) {
+    self.slots = slots
+    self.take = take
   }
 
   @inlinable
@@ -269,15 +276,9 @@ struct CombineLatestStrategy<each Value>: CombiningStrategy {
   static var dropsOutputWithoutDemand: Bool { true }
 
   @inlinable
-  static func store<Input>(_ value: Input, in slot: CombiningSlot<Input>) {
+  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> (repeat each Value)? {
     slot.latest = value
-  }
-
-  @inlinable
-  mutating func takeOutput(after index: Int) -> (repeat each Value)? {
-    guard slots.allHaveLatest else { return nil }
-    let output = slots.latestValues()
-    return output
+    return take()
   }
 
   /// As in Combine: every upstream must finish, even one that never published.

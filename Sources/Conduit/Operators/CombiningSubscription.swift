@@ -24,11 +24,9 @@ protocol CombiningStrategy {
   /// it asks (Combine's `CombineLatest`).
   static var dropsOutputWithoutDemand: Bool { get }
 
-  /// Keeps a value that an upstream delivered in that upstream's slot.
-  static func store<Value>(_ value: Value, in slot: CombiningSlot<Value>)
-
-  /// The output that the value just stored from upstream `index` completes, if any.
-  mutating func takeOutput(after index: Int) -> Output?
+  /// Takes a value that upstream `index` delivered into its slot, and returns the output it
+  /// completes, if any.
+  mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output?
 
   /// Whether no output can come any more, given which upstreams have finished.
   func isExhausted(_ progress: UpstreamProgress) -> Bool
@@ -66,10 +64,10 @@ struct UpstreamProgress {
 @usableFromInline
 final class CombiningSlot<Value>: CensusScoped {
   // Guarded by the lock of the CombiningSubscription that owns the slot (Merge, Zip).
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   var queued = ValueQueue<Value>()
   // Guarded like `queued` (CombineLatest).
-  @usableFromInline
+  @usableFromInline @exclusivity(unchecked)
   var latest: Value?
   @usableFromInline
   let census: CensusToken
@@ -86,9 +84,6 @@ final class CombiningSlot<Value>: CensusScoped {
   func takeOldest() -> Value {
     queued.popFirst()!
   }
-
-  @inlinable
-  var latestValue: Value { latest! }
 }
 
 /// One slot per upstream, of each upstream's output type: the storage of `Zip` and
@@ -108,34 +103,6 @@ struct CombiningSlots<each Value> {
     var count = 0
     for _ in repeat each all { count += 1 }
     return count
-  }
-
-  @inlinable
-  var allQueued: Bool {
-    for slot in repeat each all {
-      if slot.queued.isEmpty { return false }
-    }
-    return true
-  }
-
-  @inlinable
-  var allHaveLatest: Bool {
-    for slot in repeat each all {
-      if slot.latest == nil { return false }
-    }
-    return true
-  }
-
-  /// The oldest value of every slot, removed. Only when `allQueued`.
-  @inlinable
-  func popOldest() -> (repeat each Value) {
-    (repeat (each all).takeOldest())
-  }
-
-  /// The latest value of every slot. Only when `allHaveLatest`.
-  @inlinable
-  func latestValues() -> (repeat each Value) {
-    (repeat (each all).latestValue)
   }
 
   /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
@@ -177,6 +144,72 @@ struct CombiningSlots<each Value> {
 /// The subscription finishes once the strategy says no output can come and `ready` is empty;
 /// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
 /// it cancels the upstreams still running and forgets them, the slots and the downstream.
+/// Builds the output of a zip or a combineLatest from its slots, written out for each arity that
+/// Combine has: a loop over a parameter pack runs unspecialized generic code for every element,
+/// which made each value cost dozens of metadata lookups.
+@usableFromInline
+enum SlotReaders {
+  /// Takes the oldest queued value of every slot, once each has one (zip).
+  @inlinable
+  static func oldest<A, B>(_ slots: (CombiningSlot<A>, CombiningSlot<B>)) -> () -> (A, B)? {
+    {
+      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty else { return nil }
+      return (slots.0.takeOldest(), slots.1.takeOldest())
+    }
+  }
+
+  @inlinable
+  static func oldest<A, B, C>(
+    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>)
+  ) -> () -> (A, B, C)? {
+    {
+      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty, !slots.2.queued.isEmpty else { return nil }
+      return (slots.0.takeOldest(), slots.1.takeOldest(), slots.2.takeOldest())
+    }
+  }
+
+  @inlinable
+  static func oldest<A, B, C, D>(
+    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>, CombiningSlot<D>)
+  ) -> () -> (A, B, C, D)? {
+    {
+      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty, !slots.2.queued.isEmpty, !slots.3.queued.isEmpty
+      else { return nil }
+      return (slots.0.takeOldest(), slots.1.takeOldest(), slots.2.takeOldest(), slots.3.takeOldest())
+    }
+  }
+
+  /// Reads the latest value of every slot, once each has one (combineLatest).
+  @inlinable
+  static func latest<A, B>(_ slots: (CombiningSlot<A>, CombiningSlot<B>)) -> () -> (A, B)? {
+    {
+      guard let a = slots.0.latest, let b = slots.1.latest else { return nil }
+      return (a, b)
+    }
+  }
+
+  @inlinable
+  static func latest<A, B, C>(
+    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>)
+  ) -> () -> (A, B, C)? {
+    {
+      guard let a = slots.0.latest, let b = slots.1.latest, let c = slots.2.latest else { return nil }
+      return (a, b, c)
+    }
+  }
+
+  @inlinable
+  static func latest<A, B, C, D>(
+    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>, CombiningSlot<D>)
+  ) -> () -> (A, B, C, D)? {
+    {
+      guard let a = slots.0.latest, let b = slots.1.latest, let c = slots.2.latest, let d = slots.3.latest
+      else { return nil }
+      return (a, b, c, d)
+    }
+  }
+}
+
 @usableFromInline
 final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>: SubscriptionRequestHandler,
   Subscription,
@@ -280,7 +313,7 @@ where Downstream.Input == Strategy.Output {
         if demand > 0, let next = ready.popFirst() {
           demand -= 1
           let refills = Strategy.requestsOneAtATime && !upstreamsUnlimited && isActive
-          return .deliver(next.output, source: next.source, refill: refills ? upstreams[next.source] : nil)
+          return .deliver(next.output, source: next.source, refill: refills && upstreams[next.source] != nil)
         }
         if isFinishing, ready.isEmpty {
           phase = .done
@@ -306,7 +339,9 @@ where Downstream.Input == Strategy.Output {
   /// What the delivering thread does next.
   @usableFromInline
   enum Step {
-    case deliver(Output, source: Int, refill: (any Subscription)?)
+    // `refill` names no subscription: an existential in the payload would make every copy of a
+    // step go through the runtime's generic enum witnesses.
+    case deliver(Output, source: Int, refill: Bool)
     case complete(Subscribers.Completion<Failure>)
     case release
     case idle
@@ -441,8 +476,8 @@ where Downstream.Input == Strategy.Output {
     while true {
       switch step {
       case .deliver(let output, let source, let refill):
-        if let refill {
-          if source == side { owed += 1 } else { refill.request(.max(1)) }
+        if refill {
+          if source == side { owed += 1 } else { upstream(at: source)?.request(.max(1)) }
         }
         if let downstream {
           let more = downstream.receive(output)
@@ -461,6 +496,12 @@ where Downstream.Input == Strategy.Output {
       }
       step = state.withLock { $0.nextStep() }
     }
+  }
+
+  /// The subscription of upstream `index`, if it is still attached.
+  @inlinable
+  func upstream(at index: Int) -> (any Subscription)? {
+    state.withLock { state in state.upstreams.indices.contains(index) ? state.upstreams[index] : nil }
   }
 
   // MARK: Upstream events
@@ -484,9 +525,15 @@ where Downstream.Input == Strategy.Output {
   func receive<Value>(_ value: Value, at index: Int, slot: CombiningSlot<Value>) -> Subscribers.Demand {
     let (upstreams, step) = state.withLock { state -> ([(any Subscription)?], Step?) in
       guard state.isActive else { return ([], nil) }
-      Strategy.store(value, in: slot)
       var upstreams: [(any Subscription)?] = []
-      if let output = state.strategy.takeOutput(after: index) {
+      if let output = state.strategy.combine(value, from: index, in: slot) {
+        if !state.delivering, state.ready.isEmpty, state.demand > 0, !state.strategy.isExhausted(state.progress) {
+          // Nothing queued and nobody delivering: the output goes straight down.
+          state.delivering = true
+          state.demand -= 1
+          let refills = Strategy.requestsOneAtATime && !state.upstreamsUnlimited
+          return ([], .deliver(output, source: index, refill: refills && state.upstreams[index] != nil))
+        }
         if !Strategy.dropsOutputWithoutDemand || state.demand > state.ready.count {
           state.ready.append((index, output))
         }

@@ -846,13 +846,9 @@ struct MergeStrategy<Output>: CombiningStrategy {
   static var dropsOutputWithoutDemand: Bool { false }
 
   @inlinable
-  static func store<Value>(_ value: Value, in slot: CombiningSlot<Value>) {
-    slot.queued.append(value)
-  }
-
-  @inlinable
-  mutating func takeOutput(after index: Int) -> Output? {
-    slot.queued.popFirst()
+  mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output? {
+    // Every side of a merge shares one slot of `Output`, so the value is the output at once.
+    value as? Output
   }
 
   @inlinable

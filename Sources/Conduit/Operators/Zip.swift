@@ -36,7 +36,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy<A.Output, B.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output>(inheritingFrom: subscriber)
+      let strategy = ZipStrategy(slots: slots, take: SlotReaders.oldest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -75,7 +76,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
+      let strategy = ZipStrategy(slots: slots, take: SlotReaders.oldest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -122,7 +124,8 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
+      let slots = CombiningSlots<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
+      let strategy = ZipStrategy(slots: slots, take: SlotReaders.oldest(slots.all))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a, slot: strategy.slots.all.0)
         .attach(b, slot: strategy.slots.all.1)
@@ -252,10 +255,14 @@ extension Publisher {
 struct ZipStrategy<each Value>: CombiningStrategy {
   @usableFromInline
   let slots: CombiningSlots<repeat each Value>
+  // Builds an output when every slot can contribute; see `SlotReaders`.
+  @usableFromInline
+  let take: () -> (repeat each Value)?
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    slots = CombiningSlots(inheritingFrom: related)
+  init(slots: CombiningSlots<repeat each Value>, take: @escaping () -> (repeat each Value)?) {
+    self.slots = slots
+    self.take = take
   }
 
   @inlinable
@@ -266,15 +273,9 @@ struct ZipStrategy<each Value>: CombiningStrategy {
   static var dropsOutputWithoutDemand: Bool { false }
 
   @inlinable
-  static func store<Input>(_ value: Input, in slot: CombiningSlot<Input>) {
+  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> (repeat each Value)? {
     slot.queued.append(value)
-  }
-
-  @inlinable
-  mutating func takeOutput(after index: Int) -> (repeat each Value)? {
-    guard slots.allQueued else { return nil }
-    let output = slots.popOldest()
-    return output
+    return take()
   }
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
