@@ -43,6 +43,7 @@ extension Publisher {
   /// let cancellable = [1, 2].publisher.subscribe(relay)
   /// ```
   /// - Returns: A cancellable that ends the subject's subscription to this publisher.
+  @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where S.Output == Output, S.Failure == Failure {
     let subscriber = SubjectSubscriber(subject)
@@ -52,28 +53,38 @@ extension Publisher {
 }
 
 /// Forwards everything it receives to a subject, and lets the caller cancel the subscription.
+@usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible,
   @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Output
+  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  private enum State {
+  @usableFromInline
+  enum State {
     case awaiting(Downstream)
     case subscribed(Downstream, any Subscription)
     case terminal
   }
 
   // Guarded by its own lock.
-  private let state: Locked<State>
-  private let census = CensusToken(SubjectSubscriber.self)
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
 
+  @inlinable
   init(_ subject: Downstream) {
+    census = CensusToken(SubjectSubscriber.self)
     state = Locked(.awaiting(subject))
   }
 
+  @usableFromInline
   var description: String { "Subject" }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let subject: Downstream? = state.withLock { state in
       guard case .awaiting(let subject) = state else { return nil }
@@ -87,6 +98,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
     subject.send(subscription: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let subject: Downstream? = state.withLock { state in
       if case .subscribed(let subject, _) = state { return subject }
@@ -96,6 +108,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let subject: Downstream? = state.withLock { state in
       defer { state = .terminal }
@@ -105,6 +118,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
     subject?.send(completion: completion)
   }
 
+  @usableFromInline
   func cancel() {
     let subscribed: (Downstream, any Subscription)? = state.withLock { state in
       defer { state = .terminal }
@@ -121,6 +135,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
 /// A subject that can let go of an upstream subscription cancelled through
 /// `Publisher.subscribe(_:)`'s token.
+@usableFromInline
 protocol UpstreamForgetting: AnyObject {
   func forgetUpstream(_ identifier: CombineIdentifier)
 }

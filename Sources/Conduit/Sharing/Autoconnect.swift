@@ -14,30 +14,44 @@ extension Publishers {
     /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
-    private struct State {
+    @usableFromInline
+    struct State {
+      @usableFromInline
       var subscribers = 0
+      @usableFromInline
       var connection: (any Cancellable)?
+
+      @inlinable
+      init() {}
     }
 
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
     // Guarded by its own lock.
-    private let state = Locked(State())
+    @usableFromInline
+    let state = Locked(State())
 
     /// Creates a publisher that automatically connects to an upstream connectable publisher.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let needsConnection = state.withLock { state -> Bool in
         state.subscribers += 1
         return state.subscribers == 1 && state.connection == nil
       }
-      upstream.subscribe(Inner(parent: self, downstream: subscriber))
-      guard needsConnection else { return }
+      upstream.subscribe(Inner(membership: Membership(parent: self, downstream: subscriber), downstream: subscriber))
+      if needsConnection { connectUpstream() }
+    }
+
+    // Inlinable so that the upstream subscription `connect()` makes is specialized.
+    @inlinable
+    func connectUpstream() {
       let connection = upstream.connect()
       let stale = state.withLock { state -> (any Cancellable)? in
         // Everyone left while connecting: the connection is not wanted any more.
@@ -48,7 +62,8 @@ extension Publishers {
       stale?.cancel()
     }
 
-    fileprivate func subscriberLeft() {
+    @usableFromInline
+    func subscriberLeft() {
       let connection = state.withLock { state -> (any Cancellable)? in
         state.subscribers -= 1
         guard state.subscribers == 0 else { return nil }
@@ -61,79 +76,122 @@ extension Publishers {
 }
 
 extension Publishers.Autoconnect {
-  /// Counts its subscriber out of the parent when it completes or is cancelled.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CensusScoped, @unchecked Sendable
-  where Downstream.Input == Output, Downstream.Failure == Failure {
-    typealias Input = Output
-
-    private enum State {
-      case awaitingSubscription(Publishers.Autoconnect<Upstream>, Downstream)
-      case subscribed(Publishers.Autoconnect<Upstream>, Downstream, any Subscription)
-      case terminal
+  /// One subscriber's place among the autoconnect's subscribers. It is the subscription the
+  /// subscriber sees: it wraps the upstream subscription so that a cancel, or the completion,
+  /// counts the subscriber out exactly once. Values do not pass through it.
+  @usableFromInline
+  final class Membership: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+    @usableFromInline
+    enum State {
+      case awaitingSubscription(Publishers.Autoconnect<Upstream>)
+      case subscribed(Publishers.Autoconnect<Upstream>, any Subscription)
+      case left
     }
 
     // Guarded by its own lock.
-    private let state: Locked<State>
-    private let census: CensusToken
+    @usableFromInline
+    let state: Locked<State>
+    @usableFromInline
+    let census: CensusToken
 
+    @usableFromInline
     var description: String { "Autoconnect" }
+    @usableFromInline
     var censusScope: CensusScope? { census.scope }
 
-    init(parent: Publishers.Autoconnect<Upstream>, downstream: Downstream) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(parent, downstream))
+    @inlinable
+    init(parent: Publishers.Autoconnect<Upstream>, downstream: some Subscriber) {
+      census = CensusToken(Membership.self, inheritingFrom: downstream)
+      state = Locked(.awaitingSubscription(parent))
     }
 
-    func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let parent, let downstream) = state else { return nil }
-        state = .subscribed(parent, downstream, subscription)
-        return downstream
+    /// Takes the upstream subscription; `false` if the subscriber already left, or if this is a
+    /// second subscription.
+    @usableFromInline
+    func attach(_ subscription: any Subscription) -> Bool {
+      state.withLock { state in
+        guard case .awaitingSubscription(let parent) = state else { return false }
+        state = .subscribed(parent, subscription)
+        return true
       }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
     }
 
-    func receive(_ input: Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        if case .subscribed(_, let downstream, _) = state { return downstream }
+    /// Counts the subscriber out as it completes; `nil` if it had already left.
+    @usableFromInline
+    func finish() -> Publishers.Autoconnect<Upstream>? {
+      state.withLock { state in
+        defer { state = .left }
+        if case .subscribed(let parent, _) = state { return parent }
         return nil
       }
-      return downstream?.receive(input) ?? .none
     }
 
-    func receive(completion: Subscribers.Completion<Failure>) {
-      let ended = state.withLock { state -> (Publishers.Autoconnect<Upstream>, Downstream)? in
-        defer { state = .terminal }
-        if case .subscribed(let parent, let downstream, _) = state { return (parent, downstream) }
-        return nil
-      }
-      guard let (parent, downstream) = ended else { return }
-      downstream.receive(completion: completion)
-      parent.subscriberLeft()
-    }
-
+    @usableFromInline
     func request(_ demand: Subscribers.Demand) {
       demand.assertPositive()
       let upstream = state.withLock { state -> (any Subscription)? in
-        if case .subscribed(_, _, let upstream) = state { return upstream }
+        if case .subscribed(_, let upstream) = state { return upstream }
         return nil
       }
       upstream?.request(demand)
     }
 
+    @usableFromInline
     func cancel() {
       let ended = state.withLock { state -> (Publishers.Autoconnect<Upstream>, any Subscription)? in
-        defer { state = .terminal }
-        if case .subscribed(let parent, _, let upstream) = state { return (parent, upstream) }
+        defer { state = .left }
+        if case .subscribed(let parent, let upstream) = state { return (parent, upstream) }
         return nil
       }
       guard let (parent, upstream) = ended else { return }
       upstream.cancel()
+      parent.subscriberLeft()
+    }
+  }
+
+  /// Subscribes to the upstream on behalf of one subscriber. Values go straight through; the
+  /// upstream (a subject) serializes them and stops them once the membership cancels it.
+  @usableFromInline
+  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
+  where Downstream.Input == Output, Downstream.Failure == Failure {
+    @usableFromInline
+    typealias Input = Output
+
+    @usableFromInline
+    let membership: Membership
+    @usableFromInline
+    let downstream: Downstream
+
+    @inlinable
+    init(membership: Membership, downstream: Downstream) {
+      self.membership = membership
+      self.downstream = downstream
+    }
+
+    @usableFromInline
+    var description: String { "Autoconnect" }
+
+    @inlinable
+    var combineIdentifier: CombineIdentifier { membership.combineIdentifier }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      guard membership.attach(subscription) else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: membership)
+    }
+
+    @inlinable
+    func receive(_ input: Output) -> Subscribers.Demand {
+      downstream.receive(input)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      guard let parent = membership.finish() else { return }
+      downstream.receive(completion: completion)
       parent.subscriberLeft()
     }
   }
@@ -145,6 +203,7 @@ extension ConnectablePublisher {
   /// ```swift
   /// let shared = publisher.multicast { PassthroughSubject() }.autoconnect()
   /// ```
+  @inlinable
   public func autoconnect() -> Publishers.Autoconnect<Self> {
     Publishers.Autoconnect(upstream: self)
   }

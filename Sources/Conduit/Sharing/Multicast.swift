@@ -29,16 +29,19 @@ extension Publishers {
 
     // Guarded by its own lock. The lock is held while `createSubject` runs, the one exception to
     // "never call out while holding a lock": it is what makes the subject exist exactly once.
-    private let lazySubject = Locked<SubjectType?>(nil)
+    @usableFromInline
+    let lazySubject = Locked<SubjectType?>(nil)
 
     /// Creates a multicast publisher that applies a closure to create a subject that delivers
     /// elements to subscribers.
+    @inlinable
     public init(upstream: Upstream, createSubject: @escaping () -> SubjectType) {
       self.upstream = upstream
       self.createSubject = createSubject
     }
 
-    private var subject: SubjectType {
+    @usableFromInline
+    var subject: SubjectType {
       lazySubject.withLock { stored in
         if let subject = stored { return subject }
         let subject = createSubject()
@@ -48,11 +51,13 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       subject.receive(subscriber: subscriber)
     }
 
     /// Connects the subject to the upstream publisher; cancel the result to disconnect.
+    @inlinable
     public func connect() -> any Cancellable {
       upstream.subscribe(subject)
     }
@@ -65,6 +70,7 @@ extension Publisher {
   /// ```swift
   /// let multicast = publisher.multicast { PassthroughSubject<Int, Never>() }
   /// ```
+  @inlinable
   public func multicast<S: Subject>(_ createSubject: @escaping () -> S) -> Publishers.Multicast<Self, S>
   where Failure == S.Failure, Output == S.Output {
     Publishers.Multicast(upstream: self, createSubject: createSubject)
@@ -77,6 +83,7 @@ extension Publisher {
   /// ```swift
   /// let latest = publisher.multicast(subject: CurrentValueSubject<Int, Never>(0))
   /// ```
+  @inlinable
   public func multicast<S: Subject>(subject: S) -> Publishers.Multicast<Self, S>
   where Failure == S.Failure, Output == S.Output {
     Publishers.Multicast(upstream: self) { subject }

@@ -20,15 +20,18 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public final let upstream: Upstream
 
-    private let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
+    @usableFromInline
+    let inner: Autoconnect<Multicast<Upstream, PassthroughSubject<Output, Failure>>>
 
     /// Creates a publisher that shares the output of the upstream publisher.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
       inner = upstream.multicast(subject: PassthroughSubject()).autoconnect()
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       inner.receive(subscriber: subscriber)
     }
@@ -46,6 +49,7 @@ extension Publisher {
   /// ```swift
   /// let shared = URLSession.shared.dataTaskPublisher(for: url).share()
   /// ```
+  @inlinable
   public func share() -> Publishers.Share<Self> {
     Publishers.Share(upstream: self)
   }

@@ -61,6 +61,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 }
 
 extension CurrentValueSubject: UpstreamForgetting {
+  @usableFromInline
   func forgetUpstream(_ identifier: CombineIdentifier) {
     core.forgetUpstream(identifier)
   }

@@ -48,6 +48,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 }
 
 extension PassthroughSubject: UpstreamForgetting {
+  @usableFromInline
   func forgetUpstream(_ identifier: CombineIdentifier) {
     core.forgetUpstream(identifier)
   }
