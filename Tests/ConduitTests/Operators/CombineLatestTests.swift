@@ -189,6 +189,44 @@ struct CombineLatestTests {
     #expect(subscriber.completion == .finished)
   }
 
+  @Test func fourSubjectsKeepEachLatestValueInItsOwnPlace() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let d = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int, Int, Int), Never>()
+    a.combineLatest(b, c, d).subscribe(subscriber)
+
+    d.send(4)
+    c.send(3)
+    b.send(2)
+    #expect(subscriber.values.isEmpty)
+    a.send(1)
+    c.send(30)
+    d.send(40)
+    b.send(20)
+
+    #expect(
+      described(subscriber.values) == ["(1, 2, 3, 4)", "(1, 2, 30, 4)", "(1, 2, 30, 40)", "(1, 20, 30, 40)"])
+    subscriber.cancel()
+  }
+
+  @Test func threeSubjectsKeepEachLatestValueInItsOwnPlace() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int, Int), Never>()
+    a.combineLatest(b, c).subscribe(subscriber)
+
+    c.send(3)
+    b.send(2)
+    a.send(1)
+    b.send(20)
+
+    #expect(described(subscriber.values) == ["(1, 2, 3)", "(1, 20, 3)"])
+    subscriber.cancel()
+  }
+
   @Test func transformsEachCombination() {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()

@@ -194,6 +194,45 @@ struct ZipTests {
     #expect(four.completion == .finished)
   }
 
+  @Test func fourSubjectsPairEachValueWithItsOwnUpstream() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let d = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int, Int, Int), Never>()
+    a.zip(b, c, d).subscribe(subscriber)
+
+    d.send(4)
+    b.send(2)
+    a.send(1)
+    d.send(40)
+    #expect(subscriber.values.isEmpty)
+    c.send(3)
+    c.send(30)
+    b.send(20)
+    a.send(10)
+
+    #expect(described(subscriber.values) == ["(1, 2, 3, 4)", "(10, 20, 30, 40)"])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func threeSubjectsPairEachValueWithItsOwnUpstream() {
+    let a = PassthroughSubject<Int, Never>()
+    let b = PassthroughSubject<Int, Never>()
+    let c = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int, Int), Never>()
+    a.zip(b, c).subscribe(subscriber)
+
+    c.send(3)
+    a.send(1)
+    b.send(2)
+    b.send(20)
+
+    #expect(described(subscriber.values) == ["(1, 2, 3)"])
+    subscriber.cancel()
+  }
+
   @Test func transformsEachTuple() {
     let two = TestSubscriber<String, Never>()
     let zipped: Publishers.Map<Publishers.Zip<Publishers.Sequence<[Int], Never>, Just<String>>, String> =

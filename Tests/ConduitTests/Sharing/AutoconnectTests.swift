@@ -1,4 +1,6 @@
 import Conduit
+import Dispatch
+import Synchronization
 import ConduitTesting
 import Testing
 
@@ -60,4 +62,114 @@ struct AutoconnectTests {
     source.send(completion: .finished)
     #expect(subscriber.completion == .finished)
   }
+
+  @Test func passesEachSubscribersDemandUpstream() {
+    let source = PassthroughSubject<Int, Never>()
+    let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let limited = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    let unlimited = TestSubscriber<Int, Never>()
+    auto.subscribe(limited)
+    auto.subscribe(unlimited)
+
+    source.send(1)
+    source.send(2)
+    limited.request(.max(1))
+    source.send(3)
+
+    #expect(limited.values == [1, 3])
+    #expect(unlimited.values == [1, 2, 3])
+    #expect(limited.violations.isEmpty)
+    limited.cancel()
+    unlimited.cancel()
+  }
+
+  @Test func aSubscriberIsCountedOutOnceHoweverOftenItLeaves() {
+    var subscriptions = 0
+    let source = PassthroughSubject<Int, Never>()
+    let upstream = Deferred { () -> PassthroughSubject<Int, Never> in
+      subscriptions += 1
+      return source
+    }
+    let auto = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let leaving = TestSubscriber<Int, Never>()
+    let staying = TestSubscriber<Int, Never>()
+    auto.subscribe(leaving)
+    auto.subscribe(staying)
+
+    leaving.subscription?.cancel()
+    leaving.subscription?.cancel()
+    source.send(1)
+
+    #expect(staying.values == [1])
+    #expect(leaving.values.isEmpty)
+    #expect(subscriptions == 1)
+    staying.cancel()
+  }
+
+  @Test func cancellingFromInsideReceiveStopsDeliveryAndDisconnects() {
+    var cancelled = 0
+    let source = PassthroughSubject<Int, Never>()
+    let auto = source.handleEvents(receiveCancel: { cancelled += 1 })
+      .multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in subscriber.cancel() }
+    auto.subscribe(subscriber)
+
+    source.send(1)
+    source.send(2)
+
+    #expect(subscriber.values == [1])
+    #expect(cancelled == 1)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func theSubscriptionDescribesItself() {
+    let source = PassthroughSubject<Int, Never>()
+    let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let subscriber = TestSubscriber<Int, Never>()
+    auto.subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "Autoconnect")
+    subscriber.cancel()
+  }
+}
+
+@Suite(.leakChecked)
+struct AutoconnectStressTests {
+  @Test func subscribersComingAndGoingOnManyThreadsWhileValuesFlow() {
+    let source = PassthroughSubject<Int, Never>()
+    let shared = source.share()
+    let watcher = TestSubscriber<Int, Never>()
+    shared.subscribe(watcher)
+    let sending = SendingFlag()
+
+    let group = DispatchGroup()
+    DispatchQueue.global().async(group: group) {
+      var value = 0
+      while sending.isOn.load(ordering: .relaxed) {
+        source.send(value)
+        value += 1
+      }
+    }
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      for _ in 0..<500 {
+        let subscriber = TestSubscriber<Int, Never>()
+        shared.subscribe(subscriber)
+        subscriber.cancel()
+        #expect(subscriber.violations.isEmpty)
+        let values = subscriber.values
+        #expect(values == values.sorted())
+      }
+    }
+    sending.isOn.store(false, ordering: .relaxed)
+    group.wait()
+
+    let values = watcher.values
+    #expect(values == Array(0..<values.count))
+    #expect(watcher.violations.isEmpty)
+    watcher.cancel()
+  }
+}
+
+private final class SendingFlag: Sendable {
+  let isOn = Atomic<Bool>(true)
 }
