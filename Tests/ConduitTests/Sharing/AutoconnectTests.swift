@@ -1,7 +1,7 @@
 import Conduit
+import ConduitTesting
 import Dispatch
 import Synchronization
-import ConduitTesting
 import Testing
 
 @Suite(.leakChecked)
