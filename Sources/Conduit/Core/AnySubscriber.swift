@@ -11,9 +11,14 @@
 /// ```
 @frozen
 public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
-  /// One allocation holds whatever is wrapped, so copying an `AnySubscriber` is one retain.
+  /// The one function through which every call reaches what is wrapped. It is created where the
+  /// wrapped type is known, so it runs specialized code, and it captures the wrapped subscriber:
+  /// one allocation per erasure, one retain per copy, and a teardown that is specialized too (a
+  /// box class generic over the subscriber would tear it down through the runtime's generic
+  /// value witnesses, looking up metadata for every nested operator type). The argument points
+  /// at the call's payload, of the type `ErasedSubscriberCall` names.
   @usableFromInline
-  let box: AnySubscriberBox<Input, Failure>
+  let call: (ErasedSubscriberCall, UnsafeMutableRawPointer) -> Subscribers.Demand
 
   /// The identifier of the wrapped subscriber, or a fresh one for closures.
   public let combineIdentifier: CombineIdentifier
@@ -26,7 +31,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
       return
     }
     combineIdentifier = s.combineIdentifier
-    box = SubscriberBox(s)
+    call = { call, argument in
+      switch call {
+      case .subscription:
+        s.receive(subscription: argument.assumingMemoryBound(to: (any Subscription).self).pointee)
+      case .value:
+        return s.receive(argument.assumingMemoryBound(to: Input.self).pointee)
+      case .completion:
+        s.receive(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+      case .inspect:
+        argument.assumingMemoryBound(to: Any?.self).pointee = s
+      }
+      return .none
+    }
   }
 
   /// Creates a type-erasing subscriber that forwards values and completion to a subject.
@@ -35,7 +52,19 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
   @inlinable
   public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
     combineIdentifier = CombineIdentifier(s)
-    box = SubjectBox(s)
+    call = { call, argument in
+      switch call {
+      case .subscription:
+        s.send(subscription: argument.assumingMemoryBound(to: (any Subscription).self).pointee)
+      case .value:
+        s.send(argument.assumingMemoryBound(to: Input.self).pointee)
+      case .completion:
+        s.send(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+      case .inspect:
+        argument.assumingMemoryBound(to: Any?.self).pointee = s
+      }
+      return .none
+    }
   }
 
   /// Creates a type-erasing subscriber that executes the provided closures.
@@ -47,147 +76,74 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
     receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)? = nil
   ) {
     combineIdentifier = CombineIdentifier()
-    box = ClosureSubscriberBox(
-      receiveSubscription: receiveSubscription, receiveValue: receiveValue, receiveCompletion: receiveCompletion)
+    call = { call, argument in
+      switch call {
+      case .subscription:
+        receiveSubscription?(argument.assumingMemoryBound(to: (any Subscription).self).pointee)
+      case .value:
+        return receiveValue?(argument.assumingMemoryBound(to: Input.self).pointee) ?? .none
+      case .completion:
+        receiveCompletion?(argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+      case .inspect:
+        argument.assumingMemoryBound(to: Any?.self).pointee = nil
+      }
+      return .none
+    }
+  }
+
+  /// The wrapped subscriber or subject; `nil` for closures.
+  @usableFromInline
+  var wrapped: Any? {
+    var wrapped: Any?
+    _ = withUnsafeMutablePointer(to: &wrapped) { call(.inspect, $0) }
+    return wrapped
   }
 
   /// A textual representation of this instance.
-  public var description: String { box.description }
+  public var description: String {
+    guard let wrapped else { return "Anonymous AnySubscriber" }
+    if wrapped is any Subject { return "Subject" }
+    if let described = wrapped as? any CustomStringConvertible { return described.description }
+    return String(describing: type(of: wrapped))
+  }
 
   /// Receives the subscription from the upstream publisher.
   @inlinable
   public func receive(subscription: any Subscription) {
-    box.receiveSubscription(box, subscription)
+    var subscription = subscription
+    _ = withUnsafeMutablePointer(to: &subscription) { call(.subscription, $0) }
   }
 
   /// Receives a value from the upstream publisher and returns the additional demand.
   @inlinable
   public func receive(_ value: Input) -> Subscribers.Demand {
-    box.receiveValue(box, value)
+    var value = value
+    return withUnsafeMutablePointer(to: &value) { call(.value, $0) }
   }
 
   /// Receives the completion from the upstream publisher.
   @inlinable
   public func receive(completion: Subscribers.Completion<Failure>) {
-    box.receiveCompletion(box, completion)
+    var completion = completion
+    _ = withUnsafeMutablePointer(to: &completion) { call(.completion, $0) }
   }
 }
 
 extension AnySubscriber: CensusTransparent {
   @usableFromInline
-  package var censusWrapped: Any? { box.wrapped }
+  package var censusWrapped: Any? { wrapped }
 }
 
-/// What an `AnySubscriber` wraps. The three entry points are functions created where the wrapped
-/// type is known (the subclasses' `@inlinable` initializers), so they run specialized code and
-/// capture nothing; they take the box back as their first argument.
+/// What a call into an `AnySubscriber`'s wrapped subscriber is, and so what its argument
+/// points at.
 @usableFromInline
-class AnySubscriberBox<Input, Failure: Error> {
-  @usableFromInline
-  let receiveSubscription: (AnySubscriberBox, any Subscription) -> Void
-  @usableFromInline
-  let receiveValue: (AnySubscriberBox, Input) -> Subscribers.Demand
-  @usableFromInline
-  let receiveCompletion: (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void
-
-  @inlinable
-  init(
-    receiveSubscription: @escaping (AnySubscriberBox, any Subscription) -> Void,
-    receiveValue: @escaping (AnySubscriberBox, Input) -> Subscribers.Demand,
-    receiveCompletion: @escaping (AnySubscriberBox, Subscribers.Completion<Failure>) -> Void
-  ) {
-    self.receiveSubscription = receiveSubscription
-    self.receiveValue = receiveValue
-    self.receiveCompletion = receiveCompletion
-  }
-
-  /// The wrapped subscriber or subject; `nil` for closures.
-  @usableFromInline
-  var wrapped: Any? { nil }
-
-  @usableFromInline
-  var description: String { "Anonymous AnySubscriber" }
-}
-
-@usableFromInline
-final class SubscriberBox<S: Subscriber>: AnySubscriberBox<S.Input, S.Failure> {
-  @usableFromInline
-  let subscriber: S
-
-  @inlinable
-  init(_ subscriber: S) {
-    self.subscriber = subscriber
-    super.init(
-      receiveSubscription: { box, subscription in
-        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(subscription: subscription)
-      },
-      receiveValue: { box, value in
-        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(value)
-      },
-      receiveCompletion: { box, completion in
-        unsafeDowncast(box, to: SubscriberBox.self).subscriber.receive(completion: completion)
-      })
-  }
-
-  @usableFromInline
-  override var wrapped: Any? { subscriber }
-
-  @usableFromInline
-  override var description: String {
-    (subscriber as? any CustomStringConvertible)?.description ?? String(describing: S.self)
-  }
-}
-
-@usableFromInline
-final class SubjectBox<S: Subject>: AnySubscriberBox<S.Output, S.Failure> {
-  @usableFromInline
-  let subject: S
-
-  @inlinable
-  init(_ subject: S) {
-    self.subject = subject
-    super.init(
-      receiveSubscription: { box, subscription in
-        unsafeDowncast(box, to: SubjectBox.self).subject.send(subscription: subscription)
-      },
-      receiveValue: { box, value in
-        unsafeDowncast(box, to: SubjectBox.self).subject.send(value)
-        return .none
-      },
-      receiveCompletion: { box, completion in
-        unsafeDowncast(box, to: SubjectBox.self).subject.send(completion: completion)
-      })
-  }
-
-  @usableFromInline
-  override var wrapped: Any? { subject }
-
-  @usableFromInline
-  override var description: String { "Subject" }
-}
-
-final class ClosureSubscriberBox<Input, Failure: Error>: AnySubscriberBox<Input, Failure> {
-  let subscriptionHandler: ((any Subscription) -> Void)?
-  let valueHandler: ((Input) -> Subscribers.Demand)?
-  let completionHandler: ((Subscribers.Completion<Failure>) -> Void)?
-
-  init(
-    receiveSubscription: ((any Subscription) -> Void)?,
-    receiveValue: ((Input) -> Subscribers.Demand)?,
-    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-  ) {
-    subscriptionHandler = receiveSubscription
-    valueHandler = receiveValue
-    completionHandler = receiveCompletion
-    super.init(
-      receiveSubscription: { box, subscription in
-        unsafeDowncast(box, to: ClosureSubscriberBox.self).subscriptionHandler?(subscription)
-      },
-      receiveValue: { box, value in
-        unsafeDowncast(box, to: ClosureSubscriberBox.self).valueHandler?(value) ?? .none
-      },
-      receiveCompletion: { box, completion in
-        unsafeDowncast(box, to: ClosureSubscriberBox.self).completionHandler?(completion)
-      })
-  }
+enum ErasedSubscriberCall {
+  /// `any Subscription`.
+  case subscription
+  /// `Input`.
+  case value
+  /// `Subscribers.Completion<Failure>`.
+  case completion
+  /// An `Any?` that receives the wrapped subscriber or subject.
+  case inspect
 }

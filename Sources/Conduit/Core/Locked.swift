@@ -15,13 +15,14 @@ import Synchronization
 @usableFromInline
 package struct Locked<State>: ~Copyable, @unchecked Sendable {
   @usableFromInline
-  let mutex: Mutex<UncheckedSendable<State>>
+  let mutex: Mutex<State>
   @usableFromInline
   let handOver = Atomic<Int>(0)
 
   @inlinable
   package init(_ state: State) {
-    mutex = Mutex(UncheckedSendable(value: state))
+    nonisolated(unsafe) let state = state
+    mutex = Mutex(state)
   }
 
   @inlinable @inline(__always)
@@ -29,7 +30,7 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
     mutex.withLock { state in
       _ = handOver.load(ordering: .acquiring)
       defer { handOver.store(0, ordering: .releasing) }
-      return UncheckedSendable(value: body(&state.value))
+      return UncheckedSendable(value: body(&state))
     }.value
   }
 }

@@ -15,13 +15,6 @@ extension Subscribers {
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
     CensusScoped
   {
-    @usableFromInline
-    enum Status {
-      case awaitingSubscription
-      case subscribed(any Subscription)
-      case terminal
-    }
-
     /// The closure to execute on receipt of a value.
     public var receiveValue: (Input) -> Void { valueHandler }
 
@@ -37,7 +30,7 @@ extension Subscribers {
 
     // Guarded by its own lock: `cancel` may come from any thread.
     @usableFromInline
-    let status = Locked<Status>(.awaitingSubscription)
+    let status = Locked<SinkStatus>(.awaitingSubscription)
     @usableFromInline
     let census: CensusToken
 
@@ -138,4 +131,14 @@ extension Publisher where Failure == Never {
   public func sink(receiveValue: @escaping (Output) -> Void) -> AnyCancellable {
     sink(receiveCompletion: { _ in }, receiveValue: receiveValue)
   }
+}
+
+/// Where a sink stands. Declared outside the generic `Sink` so that its type, and the lock's,
+/// are concrete: a sink's deinit then finds their metadata in a static cache instead of looking
+/// it up in the runtime's generic-metadata table on every teardown.
+@usableFromInline
+enum SinkStatus {
+  case awaitingSubscription
+  case subscribed(any Subscription)
+  case terminal
 }
