@@ -72,22 +72,6 @@ extension Publishers.FlatMap {
     typealias Failure = Upstream.Failure
 
     @usableFromInline
-    struct ChildEntry {
-      /// `nil` until the inner publisher sends its subscription.
-      @usableFromInline
-      var subscription: (any Subscription)?
-      /// Whether the child was asked for unlimited values; otherwise it is asked for one at a time.
-      @usableFromInline
-      var unlimited: Bool
-
-      @inlinable
-      init(subscription: (any Subscription)? = nil, unlimited: Bool = false) {
-        self.subscription = subscription
-        self.unlimited = unlimited
-      }
-    }
-
-    @usableFromInline
     typealias Phase = FlatteningPhase<Failure>
 
     @usableFromInline
@@ -103,7 +87,7 @@ extension Publishers.FlatMap {
       @usableFromInline
       var transform: ((Upstream.Output) -> NewPublisher)?
       @usableFromInline
-      var children: [Int: ChildEntry] = [:]
+      var children = FlatMapChildren()
       @usableFromInline
       var nextChildID = 0
       /// Values waiting for downstream demand or for the delivering thread, with their child.
@@ -134,9 +118,9 @@ extension Publishers.FlatMap {
         demand += more
         guard demand == .unlimited else { return [] }
         var upgraded: [any Subscription] = []
-        for (id, entry) in children where !entry.unlimited {
-          children[id]?.unlimited = true
-          if let subscription = entry.subscription { upgraded.append(subscription) }
+        for index in children.indices where !children.children[index].unlimited {
+          children.children[index].unlimited = true
+          if let subscription = children.children[index].subscription { upgraded.append(subscription) }
         }
         return upgraded
       }
@@ -146,12 +130,12 @@ extension Publishers.FlatMap {
       mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> [any Subscription] {
         var cancelled: [any Subscription] = []
         if includingUpstream, let upstream { cancelled.append(upstream) }
-        for (id, entry) in children where id != excluded {
-          if let subscription = entry.subscription { cancelled.append(subscription) }
+        for index in children.indices where children.ids[index] != excluded {
+          if let subscription = children.children[index].subscription { cancelled.append(subscription) }
         }
         upstream = nil
         transform = nil
-        children = [:]
+        children.removeAll()
         backlog.removeAll()
         return cancelled
       }
@@ -159,7 +143,9 @@ extension Publishers.FlatMap {
 
     @usableFromInline
     enum Step {
-      case deliver(NewPublisher.Output, replenish: (any Subscription)?)
+      // `replenish` names the child to ask for one more value: an existential in the payload
+      // would make every copy of a step go through the runtime's generic enum witnesses.
+      case deliver(NewPublisher.Output, replenish: Int?)
       case complete(Subscribers.Completion<Failure>)
       case release
       case idle
@@ -230,7 +216,7 @@ extension Publishers.FlatMap {
         guard case .active = state.phase, !state.outerFinished, let transform = state.transform else { return nil }
         let id = state.nextChildID
         state.nextChildID += 1
-        state.children[id] = ChildEntry()
+        state.children.append(id)
         return (id, transform)
       }
       guard let (id, transform) = claimed else { return .none }
@@ -260,11 +246,13 @@ extension Publishers.FlatMap {
     @inlinable
     func childSubscribed(_ id: Int, _ subscription: any Subscription) {
       let demand = state.withLock { state -> Subscribers.Demand? in
-        guard case .active = state.phase, let entry = state.children[id], entry.subscription == nil else {
+        guard case .active = state.phase, let index = state.children.index(of: id),
+          state.children.children[index].subscription == nil
+        else {
           return nil
         }
         let unlimited = state.demand == .unlimited
-        state.children[id] = ChildEntry(subscription: subscription, unlimited: unlimited)
+        state.children.children[index] = FlatMapChild(subscription: subscription, unlimited: unlimited)
         return unlimited ? .unlimited : .max(1)
       }
       guard let demand else {
@@ -277,14 +265,14 @@ extension Publishers.FlatMap {
     @inlinable
     func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
       let arrival = state.withLock { state -> Arrival in
-        guard case .active = state.phase, let entry = state.children[id] else { return .drop }
+        guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
         if state.delivering || state.demand == .none || !state.backlog.isEmpty {
           state.backlog.append((id, value))
           return .queued
         }
         state.delivering = true
         if state.demand != .unlimited { state.demand -= 1 }
-        return .deliver(askForMore: !entry.unlimited)
+        return .deliver(askForMore: !state.children.children[index].unlimited)
       }
       guard case .deliver(let askForMore) = arrival else { return .none }
       let more = downstream.map { relay.value($0, value) } ?? .none
@@ -297,7 +285,7 @@ extension Publishers.FlatMap {
       switch completion {
       case .finished:
         let (replacement, owns) = state.withLock { state -> ((any Subscription)?, Bool) in
-          guard case .active = state.phase, state.children.removeValue(forKey: id) != nil else { return (nil, false) }
+          guard case .active = state.phase, state.children.remove(id) else { return (nil, false) }
           let replacement = state.outerFinished || maxPublishers == .unlimited ? nil : state.upstream
           return (replacement, state.claimDelivery())
         }
@@ -347,6 +335,12 @@ extension Publishers.FlatMap {
       if owns { drain(more: .none) }
     }
 
+    /// The subscription of child `id`, if it is still attached.
+    @inlinable
+    func childSubscription(_ id: Int) -> (any Subscription)? {
+      state.withLock { state in state.children.index(of: id).flatMap { state.children.children[$0].subscription } }
+    }
+
     // MARK: Delivery
 
     @inlinable
@@ -373,8 +367,9 @@ extension Publishers.FlatMap {
             let upgraded = state.addDemand(more)
             if state.demand != .none, let (id, value) = state.backlog.popFirst() {
               if state.demand != .unlimited { state.demand -= 1 }
-              let entry = state.children[id]
-              let replenish = entry?.unlimited == false ? entry?.subscription : nil
+              let replenish = state.children.index(of: id).flatMap { index in
+                state.children.children[index].unlimited ? nil : id
+              }
               return (.deliver(value, replenish: replenish), upgraded)
             }
             if state.outerFinished && state.children.isEmpty && state.backlog.isEmpty {
@@ -395,7 +390,7 @@ extension Publishers.FlatMap {
         switch step {
         case .deliver(let value, let replenish):
           more = downstream.map { relay.value($0, value) } ?? .none
-          replenish?.request(.max(1))
+          if let replenish { childSubscription(replenish)?.request(.max(1)) }
         case .complete(let completion):
           let downstream = self.downstream
           self.downstream = nil
@@ -487,5 +482,79 @@ extension Publisher where Failure == Never {
     maxPublishers: Subscribers.Demand = .unlimited, _ transform: @escaping (Output) -> P
   ) -> Publishers.FlatMap<P, Self> where P.Failure == Never {
     Publishers.FlatMap(upstream: self, maxPublishers: maxPublishers, transform: transform)
+  }
+}
+
+/// One inner publisher of a `flatMap`.
+@usableFromInline
+struct FlatMapChild {
+  /// `nil` until the inner publisher sends its subscription.
+  @usableFromInline
+  var subscription: (any Subscription)?
+  /// Whether the child was asked for unlimited values; otherwise it is asked for one at a time.
+  @usableFromInline
+  var unlimited: Bool
+
+  @inlinable
+  init(subscription: (any Subscription)? = nil, unlimited: Bool = false) {
+    self.subscription = subscription
+    self.unlimited = unlimited
+  }
+}
+
+/// The live inner publishers of a `flatMap`, by id. Ids are handed out in increasing order, so
+/// the entries stay sorted by appending, and a lookup is a binary search: no hashing, and no
+/// allocation once the storage has grown to the number of inners alive at once. Entries are read
+/// and changed in place: copying one would copy its subscription existential.
+@usableFromInline
+struct FlatMapChildren {
+  @usableFromInline
+  var ids: ContiguousArray<Int> = []
+  @usableFromInline
+  var children: ContiguousArray<FlatMapChild> = []
+
+  @inlinable
+  init() {}
+
+  @inlinable
+  var isEmpty: Bool { ids.isEmpty }
+
+  @inlinable
+  var indices: Range<Int> { ids.indices }
+
+  @inlinable
+  func index(of id: Int) -> Int? {
+    var low = 0
+    var high = ids.count
+    while low < high {
+      let middle = (low + high) / 2
+      let found = ids[middle]
+      if found == id { return middle }
+      if found < id { low = middle + 1 } else { high = middle }
+    }
+    return nil
+  }
+
+  /// Adds a child not yet subscribed; `id` must be above every id present.
+  @inlinable
+  mutating func append(_ id: Int) {
+    precondition(ids.last.map { $0 < id } ?? true, "flatMap children are added in id order")
+    ids.append(id)
+    children.append(FlatMapChild())
+  }
+
+  /// Removes child `id`; `false` if it was not there.
+  @inlinable
+  mutating func remove(_ id: Int) -> Bool {
+    guard let index = index(of: id) else { return false }
+    ids.remove(at: index)
+    children.remove(at: index)
+    return true
+  }
+
+  @inlinable
+  mutating func removeAll() {
+    ids.removeAll()
+    children.removeAll()
   }
 }

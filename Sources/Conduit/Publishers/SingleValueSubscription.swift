@@ -2,16 +2,23 @@ import Synchronization
 
 /// Delivers one value and then `.finished` as soon as the subscriber demands anything.
 ///
-/// Shared by `Just`, `Optional.Publisher`, `Result.Publisher` and `Future`.
+/// Shared by `Just`, `Optional.Publisher` and `Result.Publisher`.
+///
+/// The class is not generic: the downstream and the value live in an `emit` function created
+/// where their types are known. Its request and cancel paths, and its teardown, are then plain
+/// code; a generic class would tear down through the runtime's generic-metadata lookups, once
+/// per subscription, which is once per value inside a `flatMap`.
 @usableFromInline
-final class SingleValueSubscription<Downstream: Subscriber>: Subscription, SubscriptionRequestHandler,
-  CustomStringConvertible, CensusScoped, @unchecked Sendable
-{
+final class SingleValueSubscription: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+  /// Sends the value, or the completion, to the downstream.
+  @usableFromInline
+  typealias Emit = (SingleValueEvent) -> Void
+
   @usableFromInline
   enum State {
-    case pending(Downstream, Downstream.Input)
+    case pending(Emit)
     /// The value is out; the completion follows unless the subscriber cancels meanwhile.
-    case delivering(Downstream)
+    case delivering(Emit)
     case terminal
   }
 
@@ -20,9 +27,6 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Subsc
   let state: Locked<State>
   @usableFromInline
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: (SingleValueSubscription, SubscriptionRequest) -> Void
   @usableFromInline
   let description: String
 
@@ -30,45 +34,53 @@ final class SingleValueSubscription<Downstream: Subscriber>: Subscription, Subsc
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
-  init(_ value: Downstream.Input, downstream: Downstream, description: String) {
+  convenience init<Downstream: Subscriber>(_ value: Downstream.Input, downstream: Downstream, description: String) {
+    self.init(
+      description: description, inheritingFrom: downstream,
+      emit: { event in
+        switch event {
+        case .value: _ = downstream.receive(value)
+        case .finished: downstream.receive(completion: .finished)
+        }
+      })
+  }
+
+  @usableFromInline
+  init(description: String, inheritingFrom downstream: Any, emit: @escaping Emit) {
     census = CensusToken(SingleValueSubscription.self, inheritingFrom: downstream)
-    state = Locked(.pending(downstream, value))
+    state = Locked(.pending(emit))
     self.description = description
-    handle = SubscriptionRequest.dispatcher()
   }
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let taken: (Downstream, Downstream.Input)? = state.withLock { state in
-      guard case .pending(let downstream, let value) = state else { return nil }
-      state = .delivering(downstream)
-      return (downstream, value)
+    let emit: Emit? = state.withLock { state in
+      guard case .pending(let emit) = state else { return nil }
+      state = .delivering(emit)
+      return emit
     }
-    guard let (downstream, value) = taken else { return }
-    _ = downstream.receive(value)
+    guard let emit else { return }
+    emit(.value)
     let stillSubscribed = state.withLock { state -> Bool in
       guard case .delivering = state else { return false }
       state = .terminal
       return true
     }
-    if stillSubscribed { downstream.receive(completion: .finished) }
+    if stillSubscribed { emit(.finished) }
   }
 
-  @inlinable
-  func handleCancel() {
+  @usableFromInline
+  func cancel() {
     state.withLock { $0 = .terminal }
   }
+}
+
+/// What a `SingleValueSubscription` sends.
+@usableFromInline
+enum SingleValueEvent {
+  case value
+  case finished
 }
 
 extension Subscribers.Demand {
