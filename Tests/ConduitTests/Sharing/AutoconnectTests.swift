@@ -7,20 +7,15 @@ import Testing
 @Suite(.leakChecked)
 struct AutoconnectTests {
   @Test func connectsOnFirstSubscriber() {
-    var subscriptions = 0
-    let source = PassthroughSubject<Int, Never>()
-    let upstream = Deferred { () -> PassthroughSubject<Int, Never> in
-      subscriptions += 1
-      return source
-    }
-    let auto = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
-    #expect(subscriptions == 0)
+    let fixture = CountingUpstream()
+    let (source, auto) = (fixture.source, fixture.autoconnected)
+    #expect(fixture.subscriptions == 0)
     let first = TestSubscriber<Int, Never>()
     auto.subscribe(first)
-    #expect(subscriptions == 1)
+    #expect(fixture.subscriptions == 1)
     let second = TestSubscriber<Int, Never>()
     auto.subscribe(second)
-    #expect(subscriptions == 1)
+    #expect(fixture.subscriptions == 1)
     source.send(1)
     #expect(first.values == [1])
     #expect(second.values == [1])
@@ -29,13 +24,8 @@ struct AutoconnectTests {
   }
 
   @Test func disconnectsWhenTheLastSubscriberLeavesAndReconnectsLater() {
-    var subscriptions = 0
-    let source = PassthroughSubject<Int, Never>()
-    let upstream = Deferred { () -> PassthroughSubject<Int, Never> in
-      subscriptions += 1
-      return source
-    }
-    let auto = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let fixture = CountingUpstream()
+    let (source, auto) = (fixture.source, fixture.autoconnected)
     let first = TestSubscriber<Int, Never>()
     let second = TestSubscriber<Int, Never>()
     auto.subscribe(first)
@@ -48,7 +38,7 @@ struct AutoconnectTests {
     #expect(second.values == [1])
     let third = TestSubscriber<Int, Never>()
     auto.subscribe(third)
-    #expect(subscriptions == 2)
+    #expect(fixture.subscriptions == 2)
     source.send(3)
     #expect(third.values == [3])
     third.cancel()
@@ -84,13 +74,8 @@ struct AutoconnectTests {
   }
 
   @Test func aSubscriberIsCountedOutOnceHoweverOftenItLeaves() {
-    var subscriptions = 0
-    let source = PassthroughSubject<Int, Never>()
-    let upstream = Deferred { () -> PassthroughSubject<Int, Never> in
-      subscriptions += 1
-      return source
-    }
-    let auto = upstream.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+    let fixture = CountingUpstream()
+    let (source, auto) = (fixture.source, fixture.autoconnected)
     let leaving = TestSubscriber<Int, Never>()
     let staying = TestSubscriber<Int, Never>()
     auto.subscribe(leaving)
@@ -102,7 +87,7 @@ struct AutoconnectTests {
 
     #expect(staying.values == [1])
     #expect(leaving.values.isEmpty)
-    #expect(subscriptions == 1)
+    #expect(fixture.subscriptions == 1)
     staying.cancel()
   }
 
@@ -172,4 +157,16 @@ struct AutoconnectStressTests {
 
 private final class SendingFlag: Sendable {
   let isOn = Atomic<Bool>(true)
+}
+
+/// A subject behind a `Deferred` that counts how often it is subscribed to, multicast and
+/// autoconnected.
+private final class CountingUpstream {
+  let source = PassthroughSubject<Int, Never>()
+  private(set) var subscriptions = 0
+  private(set) lazy var autoconnected = Deferred { [unowned self] () -> PassthroughSubject<Int, Never> in
+    subscriptions += 1
+    return source
+  }
+  .multicast { PassthroughSubject<Int, Never>() }.autoconnect()
 }
