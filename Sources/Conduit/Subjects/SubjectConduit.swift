@@ -36,26 +36,24 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   @usableFromInline
   typealias Failure = Downstream.Failure
 
+  // Guards the four backlog properties below. The lock holds no state of its own: a lock over a
+  // generic state struct would make every teardown of this generic class look up the runtime
+  // metadata of that struct, of the lock and of the lock's storage.
   @usableFromInline
-  struct Backlog {
-    @usableFromInline
-    var values: [Output] = []
-    @usableFromInline
-    var completion: Subscribers.Completion<Failure>?
-    @usableFromInline
-    var cancelled = false
-    @usableFromInline
-    var core: SubjectCore<Output, Failure>?
-
-    @inlinable
-    init(core: SubjectCore<Output, Failure>) {
-      self.core = core
-    }
-  }
-
-  // Guarded by its own lock.
-  @usableFromInline
-  let backlog: Locked<Backlog>
+  let backlogLock = Locked<Void>(())
+  // Guarded by `backlogLock`: values offered while another thread owned delivery.
+  @usableFromInline @exclusivity(unchecked)
+  var backlogValues: [Output] = []
+  // Guarded by `backlogLock`: the completion waiting for the owner of delivery. Not stored as a
+  // `Subscribers.Completion<Failure>?`, whose generic metadata the teardown would look up.
+  @usableFromInline @exclusivity(unchecked)
+  var backlogCompletion = PendingCompletion.none
+  // Guarded by `backlogLock`.
+  @usableFromInline @exclusivity(unchecked)
+  var cancelled = false
+  // Guarded by `backlogLock`: the subject, until the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var core: SubjectCore<Output, Failure>?
   // The number of deliveries owed: 0 means nobody owns delivery. Starts at 1, owned by the
   // subscribing thread until `receive(subscription:)` has returned.
   @usableFromInline
@@ -93,7 +91,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     census = CensusToken(
       SubjectSubscription.self,
       inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
-    backlog = Locked(Backlog(core: core))
+    self.core = core
     tracksCurrentValue = core.isCurrentValueSubject
     awaitingCurrentValue = Atomic(tracksCurrentValue)
     self.downstream = downstream
@@ -119,7 +117,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       deliver(value)
       endDelivery()
     } else {
-      backlog.withLock { $0.values.append(value) }
+      backlogLock.withLock { _ in backlogValues.append(value) }
       post()
     }
   }
@@ -127,9 +125,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   @inlinable
   override func finish(_ completion: Subscribers.Completion<Failure>) {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    backlog.withLock { backlog in
-      backlog.completion = completion
-      backlog.core = nil
+    backlogLock.withLock { _ in
+      backlogCompletion = PendingCompletion(completion)
+      core = nil
     }
     post()
   }
@@ -147,7 +145,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   func abandon() {
     terminated.store(true, ordering: .relaxed)
     downstream = nil
-    backlog.withLock { $0.core = nil }
+    backlogLock.withLock { _ in core = nil }
   }
 
   // MARK: Subscription
@@ -181,7 +179,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   func offerCurrentValueIfAwaited() {
     if awaitingCurrentValue.load(ordering: .relaxed),
       awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing),
-      let value = backlog.withLock({ $0.core })?.valueForNewSubscriber()
+      let value = backlogLock.withLock({ _ in core })?.valueForNewSubscriber()
     {
       offerValue(value)
     }
@@ -190,10 +188,10 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   @inlinable
   func handleCancel() {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let core = backlog.withLock { backlog in
-      backlog.cancelled = true
-      defer { backlog.core = nil }
-      return backlog.core
+    let core = backlogLock.withLock { _ in
+      cancelled = true
+      defer { self.core = nil }
+      return self.core
     }
     core?.detach(self)
     post()
@@ -213,12 +211,12 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   func drain(missed: Int) {
     var missed = missed
     while true {
-      let (values, completion, cancelled) = backlog.withLock { backlog in
+      let (values, completion, cancelled) = backlogLock.withLock { _ in
         defer {
-          backlog.values = []
-          backlog.completion = nil
+          backlogValues = []
+          backlogCompletion = .none
         }
-        return (backlog.values, backlog.completion, backlog.cancelled)
+        return (backlogValues, backlogCompletion.completion(failing: Failure.self), self.cancelled)
       }
       if cancelled {
         downstream = nil
@@ -226,7 +224,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         for value in values {
           // A cancel made while this batch is delivered (from inside `receive`, or from another
           // thread) stops it at once; a completion is no cancel, and lets the batch finish.
-          if terminated.load(ordering: .relaxed), backlog.withLock({ $0.cancelled }) { break }
+          if terminated.load(ordering: .relaxed), backlogLock.withLock({ _ in self.cancelled }) { break }
           deliver(value)
         }
         if let completion, let downstream {
@@ -268,6 +266,32 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
         expected: current, desired: updated, ordering: .relaxed)
       if exchanged { return }
       current = original
+    }
+  }
+}
+
+/// A completion kept without naming its failure type; see `SubjectSubscription.backlogCompletion`.
+@usableFromInline
+enum PendingCompletion {
+  case none
+  case finished
+  case failure(any Error)
+
+  @inlinable
+  init<Failure>(_ completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished: self = .finished
+    case .failure(let error): self = .failure(error)
+    }
+  }
+
+  /// The completion, with the failure type it was stored with.
+  @inlinable
+  func completion<Failure>(failing: Failure.Type) -> Subscribers.Completion<Failure>? {
+    switch self {
+    case .none: nil
+    case .finished: .finished
+    case .failure(let error): .failure(error as! Failure)
     }
   }
 }
