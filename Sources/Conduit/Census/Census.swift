@@ -136,8 +136,10 @@ package struct CensusToken: ~Copyable, Sendable {
     }
   }
 
+  /// The scope an object created now on behalf of `related` joins: the current one, or else the
+  /// one `related` carries, looking through wrappers such as `AnySubscriber`.
   @usableFromInline
-  static func scope(inheritingFrom related: Any?) -> CensusScope? {
+  package static func scope(inheritingFrom related: Any?) -> CensusScope? {
     if let current = CensusScope.current { return current }
     var related = related
     while let wrapper = related as? any CensusTransparent { related = wrapper.censusWrapped }

@@ -18,12 +18,11 @@ protocol ChildSubscriberParent: AnyObject, CensusScoped, CustomStringConvertible
 /// Subscribes to one inner publisher on behalf of its parent subscription, and reports every
 /// event to the parent under its own `id`.
 ///
-/// Created when the upstream sends an element, possibly on another thread, so it takes its census
-/// scope from the parent subscription.
+/// A struct, so that an inner publisher costs no allocation of its own: it is stored inside the
+/// inner publisher's subscription. What the inner publisher creates on its behalf, possibly on
+/// another thread, takes its census scope from the parent subscription.
 @usableFromInline
-final class ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CensusScoped,
-  @unchecked Sendable
-{
+struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CensusTransparent {
   @usableFromInline
   typealias Input = Parent.ChildInput
   @usableFromInline
@@ -34,16 +33,15 @@ final class ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomSt
   @usableFromInline
   let id: Int
   @usableFromInline
-  let census: CensusToken
+  let combineIdentifier = CombineIdentifier()
 
   @usableFromInline
   var description: String { parent.description }
   @usableFromInline
-  var censusScope: CensusScope? { census.scope }
+  var censusWrapped: Any? { parent }
 
   @inlinable
   init(parent: Parent, id: Int) {
-    census = CensusToken(ChildSubscriber.self, inheritingFrom: parent)
     self.parent = parent
     self.id = id
   }
@@ -64,8 +62,6 @@ final class ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomSt
   }
 }
 
-/// Where the subscription of an operator that flattens inner publishers (`flatMap`,
-/// `switchToLatest`) stands.
 @usableFromInline
 enum FlatteningPhase<Failure: Error> {
   case active
