@@ -28,7 +28,8 @@ private struct OffThreadJust: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
     let (value, expectedScope, log, group) = (self.value, self.expectedScope, self.log, self.group)
     let work = OffThreadWork {
-      let attributed = CensusScope.current == nil && expectedScope != nil
+      let attributed =
+        CensusScope.current == nil && expectedScope != nil
         && CensusToken.scope(inheritingFrom: subscriber) === expectedScope
       log.entries.withLock { $0.append(attributed) }
       Just(value).subscribe(subscriber)
