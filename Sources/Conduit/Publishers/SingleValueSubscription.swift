@@ -55,12 +55,14 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let emit: Emit? = state.withLock { state in
+    // The function travels out of the lock inside a struct: a bare function type passing
+    // through the lock's generic result would be re-abstracted, at the cost of an allocation.
+    let taken: Emitter? = state.withLock { state in
       guard case .pending(let emit) = state else { return nil }
       state = .delivering(emit)
-      return emit
+      return Emitter(emit: emit)
     }
-    guard let emit else { return }
+    guard let emit = taken?.emit else { return }
     emit(.value)
     let stillSubscribed = state.withLock { state -> Bool in
       guard case .delivering = state else { return false }
@@ -73,6 +75,18 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
   @usableFromInline
   func cancel() {
     state.withLock { $0 = .terminal }
+  }
+}
+
+/// Carries a `SingleValueSubscription.Emit` out of the lock.
+@usableFromInline
+struct Emitter {
+  @usableFromInline
+  let emit: SingleValueSubscription.Emit
+
+  @inlinable
+  init(emit: @escaping SingleValueSubscription.Emit) {
+    self.emit = emit
   }
 }
 
