@@ -62,11 +62,22 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @usableFromInline
   typealias Failure = Downstream.Failure
 
+  // Plain fields rather than an enum with payloads: a value goes through with one read of
+  // `subject`, instead of a copy of an enum that holds a subscription existential.
   @usableFromInline
-  enum State {
-    case awaiting(Downstream)
-    case subscribed(Downstream, any Subscription)
-    case terminal
+  struct State {
+    /// `nil` once the relay completed or was cancelled.
+    @usableFromInline
+    var subject: Downstream?
+    @usableFromInline
+    var upstream: (any Subscription)?
+    @usableFromInline
+    var subscribed = false
+
+    @inlinable
+    init(subject: Downstream) {
+      self.subject = subject
+    }
   }
 
   // Guarded by its own lock.
@@ -78,7 +89,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @inlinable
   init(_ subject: Downstream) {
     census = CensusToken(SubjectSubscriber.self)
-    state = Locked(.awaiting(subject))
+    state = Locked(State(subject: subject))
   }
 
   @usableFromInline
@@ -87,8 +98,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @inlinable
   func receive(subscription: any Subscription) {
     let subject: Downstream? = state.withLock { state in
-      guard case .awaiting(let subject) = state else { return nil }
-      state = .subscribed(subject, subscription)
+      guard !state.subscribed, let subject = state.subject else { return nil }
+      state.subscribed = true
+      state.upstream = subscription
       return subject
     }
     guard let subject else {
@@ -100,10 +112,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let subject: Downstream? = state.withLock { state in
-      if case .subscribed(let subject, _) = state { return subject }
-      return nil
-    }
+    let subject: Downstream? = state.withLock { state in state.subscribed ? state.subject : nil }
     subject?.send(input)
     return .none
   }
@@ -111,9 +120,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let subject: Downstream? = state.withLock { state in
-      defer { state = .terminal }
-      if case .subscribed(let subject, _) = state { return subject }
-      return nil
+      defer {
+        state.subject = nil
+        state.upstream = nil
+      }
+      return state.subscribed ? state.subject : nil
     }
     subject?.send(completion: completion)
   }
@@ -121,9 +132,12 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @usableFromInline
   func cancel() {
     let subscribed: (Downstream, any Subscription)? = state.withLock { state in
-      defer { state = .terminal }
-      if case .subscribed(let subject, let subscription) = state { return (subject, subscription) }
-      return nil
+      defer {
+        state.subject = nil
+        state.upstream = nil
+      }
+      guard state.subscribed, let subject = state.subject, let upstream = state.upstream else { return nil }
+      return (subject, upstream)
     }
     guard let (subject, subscription) = subscribed else { return }
     subscription.cancel()
