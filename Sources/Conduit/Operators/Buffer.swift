@@ -403,11 +403,11 @@ struct ValueQueue<Element> {
     return element
   }
 
+  /// Releases every element, keeping the storage for what comes next.
   @inlinable
   mutating func removeAll() {
-    storage = []
+    while count > 0 { _ = popFirst() }
     head = 0
-    count = 0
   }
 
   /// Doubles the capacity, moving the elements to the front in order.

@@ -167,9 +167,12 @@ extension Publishers.SwitchToLatest {
 
     @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
-      let switched = state.withLock { state -> (id: Int, previous: (any Subscription)?)? in
+      // The previous subscription leaves through a captured variable: an existential inside the
+      // lock's generic result would be copied through the runtime's generic witnesses.
+      var previous: (any Subscription)?
+      let switched = state.withLock { state -> Int? in
         guard case .active = state.phase, !state.outerFinished else { return nil }
-        let previous = state.current
+        previous = state.current
         state.current = nil
         // Elements of the previous publisher that were accepted but not yet delivered are
         // dropped with it; the demand they had taken goes to the new one.
@@ -178,11 +181,11 @@ extension Publishers.SwitchToLatest {
         let id = state.nextID
         state.nextID += 1
         state.currentID = id
-        return (id, previous)
+        return id
       }
-      guard let switched else { return .none }
-      switched.previous?.cancel()
-      input.subscribe(ChildSubscriber(parent: self, id: switched.id))
+      guard let id = switched else { return .none }
+      previous?.cancel()
+      input.subscribe(ChildSubscriber(parent: self, id: id))
       return .none
     }
 
