@@ -284,10 +284,13 @@ extension Publishers.FlatMap {
     func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
       switch completion {
       case .finished:
-        let (replacement, owns) = state.withLock { state -> ((any Subscription)?, Bool) in
-          guard case .active = state.phase, state.children.remove(id) else { return (nil, false) }
-          let replacement = state.outerFinished || maxPublishers == .unlimited ? nil : state.upstream
-          return (replacement, state.claimDelivery())
+        // The upstream leaves through a captured variable: an existential inside the lock's
+        // generic result would be copied through the runtime's generic witnesses.
+        var replacement: (any Subscription)?
+        let owns = state.withLock { state -> Bool in
+          guard case .active = state.phase, state.children.remove(id) else { return false }
+          if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
+          return state.claimDelivery()
         }
         replacement?.request(.max(1))
         if owns { drain(more: .none) }
