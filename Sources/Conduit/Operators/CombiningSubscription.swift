@@ -60,10 +60,11 @@ struct UpstreamProgress {
 }
 
 /// The values one upstream of a combining subscription delivered and that have not gone into
-/// an output yet. `Merge` shares one slot between all its upstreams (they have one type).
+/// an output yet (`Zip`), or its latest value (`CombineLatest`). `Merge` keeps nothing back and
+/// gives all its upstreams one empty slot.
 @usableFromInline
 final class CombiningSlot<Value>: CensusScoped {
-  // Guarded by the lock of the CombiningSubscription that owns the slot (Merge, Zip).
+  // Guarded by the lock of the CombiningSubscription that owns the slot (Zip).
   @usableFromInline @exclusivity(unchecked)
   var queued = ValueQueue<Value>()
   // Guarded like `queued` (CombineLatest).
@@ -125,25 +126,6 @@ struct CombiningSlots<each Value> {
   }
 }
 
-/// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
-/// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
-///
-/// Every upstream delivers through a `Side` that knows its index and its slot. A value is
-/// stored and combined under the lock; the outputs it makes wait in `ready` in the order they
-/// were made. Calls into the downstream never overlap, even when upstreams deliver on several
-/// threads: whichever thread sets `delivering` owns the downstream and delivers `ready` while
-/// there is demand, then lets go; a thread that finds delivery owned leaves its output in
-/// `ready` for the owner. The subscribing thread owns delivery until the downstream has
-/// returned from `receive(subscription:)`, so nothing reaches it before its subscription.
-///
-/// Demand: the downstream's demand is counted here and nothing goes out beyond it. Upstreams are
-/// asked either for what the downstream asks (Zip, CombineLatest) or one value at a time
-/// (Merge); see `CombiningStrategy.requestsOneAtATime`. Demand owed to the upstream whose
-/// `receive(_:)` is on the stack is returned from that call rather than requested.
-///
-/// The subscription finishes once the strategy says no output can come and `ready` is empty;
-/// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
-/// it cancels the upstreams still running and forgets them, the slots and the downstream.
 /// Builds the output of a zip or a combineLatest from its slots, written out for each arity that
 /// Combine has: a loop over a parameter pack runs unspecialized generic code for every element,
 /// which made each value cost dozens of metadata lookups.
@@ -210,6 +192,25 @@ enum SlotReaders {
   }
 }
 
+/// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
+/// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
+///
+/// Every upstream delivers through a `Side` that knows its index and its slot. A value is
+/// stored and combined under the lock; the output it makes goes straight down when nothing
+/// waits and nobody is delivering, and otherwise waits in `ready`, in the order made. Calls into the downstream never overlap, even when upstreams deliver on several
+/// threads: whichever thread sets `delivering` owns the downstream and delivers `ready` while
+/// there is demand, then lets go; a thread that finds delivery owned leaves its output in
+/// `ready` for the owner. The subscribing thread owns delivery until the downstream has
+/// returned from `receive(subscription:)`, so nothing reaches it before its subscription.
+///
+/// Demand: the downstream's demand is counted here and nothing goes out beyond it. Upstreams are
+/// asked either for what the downstream asks (Zip, CombineLatest) or one value at a time
+/// (Merge); see `CombiningStrategy.requestsOneAtATime`. Demand owed to the upstream whose
+/// `receive(_:)` is on the stack is returned from that call rather than requested.
+///
+/// The subscription finishes once the strategy says no output can come and `ready` is empty;
+/// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
+/// it cancels the upstreams still running and forgets them, the slots and the downstream.
 @usableFromInline
 final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>: SubscriptionRequestHandler,
   Subscription,

@@ -826,17 +826,12 @@ extension Publisher {
   }
 }
 
-/// Merges values: every value is an output of its own, in the order values arrive. All
-/// upstreams share one slot, since they publish one type.
+/// Merges values: every value is an output of its own, in the order values arrive. Nothing is
+/// kept in a slot.
 @usableFromInline
 struct MergeStrategy<Output>: CombiningStrategy {
-  @usableFromInline
-  let slot: CombiningSlot<Output>
-
   @inlinable
-  init(slot: CombiningSlot<Output>) {
-    self.slot = slot
-  }
+  init() {}
 
   @inlinable
   static var description: String { "Merge" }
@@ -847,7 +842,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
 
   @inlinable
   mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output? {
-    // Every side of a merge shares one slot of `Output`, so the value is the output at once.
+    // Every side of a merge delivers `Output` (its slot says so), so the value is the output.
     value as? Output
   }
 
@@ -857,9 +852,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
   }
 
   @inlinable
-  mutating func release() {
-    slot.queued.removeAll()
-  }
+  mutating func release() {}
 }
 
 /// Subscribes a downstream to a merge, then its upstreams, one `attach` each, in order.
@@ -867,14 +860,14 @@ struct MergeStrategy<Output>: CombiningStrategy {
 struct MergeAttacher<Downstream: Subscriber> {
   @usableFromInline
   let subscription: CombiningSubscription<MergeStrategy<Downstream.Input>, Downstream>
+  // Shared by every side; it only carries the type, since a merge keeps no value back.
   @usableFromInline
   let slot: CombiningSlot<Downstream.Input>
 
   @inlinable
   init(_ downstream: Downstream, upstreamCount: Int) {
-    let slot = CombiningSlot<Downstream.Input>(inheritingFrom: downstream)
-    self.slot = slot
-    subscription = .subscribe(downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
+    slot = CombiningSlot<Downstream.Input>(inheritingFrom: downstream)
+    subscription = .subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
   }
 
   @inlinable @discardableResult
