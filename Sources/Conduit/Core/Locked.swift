@@ -14,6 +14,8 @@ import Synchronization
 /// happens-before edge that the lock already guarantees; on x86 and ARM both are plain moves.
 @usableFromInline
 package struct Locked<State>: ~Copyable, @unchecked Sendable {
+  // The state lives in the mutex itself, not in a wrapper: a teardown of a generic owner then
+  // looks up the metadata of one type fewer.
   @usableFromInline
   let mutex: Mutex<State>
   @usableFromInline
@@ -21,6 +23,7 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
 
   @inlinable
   package init(_ state: State) {
+    // `Mutex.init` takes its value as `sending`; the promise above stands in for the proof.
     nonisolated(unsafe) let state = state
     mutex = Mutex(state)
   }
