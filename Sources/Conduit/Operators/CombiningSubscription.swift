@@ -237,6 +237,7 @@ where Downstream.Input == Strategy.Output {
   struct State {
     @usableFromInline
     var phase = Phase.active
+    /// Never replaced: it owns the slots that the sides hold unretained.
     @usableFromInline
     var strategy: Strategy
     @usableFromInline
@@ -577,8 +578,11 @@ extension CombiningSubscription {
 
     @usableFromInline
     let parent: CombiningSubscription
+    // Unretained: the parent's strategy owns the slot for as long as the parent lives, and the
+    // side holds the parent. A second strong reference would cost every copy of the side (one
+    // per value sent through a subject) a retain and a release.
     @usableFromInline
-    let slot: CombiningSlot<Input>
+    let slot: Unmanaged<CombiningSlot<Input>>
     @usableFromInline
     let index: Int
     @usableFromInline
@@ -587,7 +591,7 @@ extension CombiningSubscription {
     @inlinable
     init(parent: CombiningSubscription, slot: CombiningSlot<Input>, index: Int) {
       self.parent = parent
-      self.slot = slot
+      self.slot = Unmanaged.passUnretained(slot)
       self.index = index
     }
 
@@ -601,7 +605,7 @@ extension CombiningSubscription {
 
     @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
-      parent.receive(input, at: index, slot: slot)
+      slot._withUnsafeGuaranteedRef { slot in parent.receive(input, at: index, slot: slot) }
     }
 
     @inlinable

@@ -830,8 +830,15 @@ extension Publisher {
 /// kept in a slot.
 @usableFromInline
 struct MergeStrategy<Output>: CombiningStrategy {
+  // The one empty slot all sides share. It carries only the type, but the sides hold it
+  // unretained, so the strategy, which lives as long as the subscription, owns it.
+  @usableFromInline
+  let slot: CombiningSlot<Output>
+
   @inlinable
-  init() {}
+  init(slot: CombiningSlot<Output>) {
+    self.slot = slot
+  }
 
   @inlinable
   static var description: String { "Merge" }
@@ -867,7 +874,7 @@ struct MergeAttacher<Downstream: Subscriber> {
   @inlinable
   init(_ downstream: Downstream, upstreamCount: Int) {
     slot = CombiningSlot<Downstream.Input>(inheritingFrom: downstream)
-    subscription = .subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
+    subscription = .subscribe(downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
   }
 
   @inlinable @discardableResult
