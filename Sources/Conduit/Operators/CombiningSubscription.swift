@@ -99,13 +99,6 @@ struct CombiningSlots<each Value> {
     all = (repeat CombiningSlot<each Value>(inheritingFrom: related))
   }
 
-  @inlinable
-  var count: Int {
-    var count = 0
-    for _ in repeat each all { count += 1 }
-    return count
-  }
-
   /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
   @inlinable
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
