@@ -174,12 +174,13 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 
   @usableFromInline
   let downstream: Downstream
-  @usableFromInline
-  let census: CensusToken
   // Owned by the subject's delivery: whether `receive(subscription:)` has returned, so that the
-  // subscriber may be called.
+  // subscriber may be called. Declared next to `downstream`, so that a delivery reads both from
+  // one cache line.
   @usableFromInline @exclusivity(unchecked)
   var ready = false
+  @usableFromInline
+  let census: CensusToken
   // Owned by the subject's delivery: values that took demand before the subscriber was ready.
   // Boxed, because a field whose type is built from the class's parameters makes every teardown
   // look up its runtime metadata, and this one is almost always empty.

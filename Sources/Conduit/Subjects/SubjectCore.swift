@@ -152,11 +152,20 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     let handle = SubjectHandle(member: conduit, censusScope: conduit.censusScope)
     conduit.handle = handle
     // The subscriber joins first, so that it gets whatever is sent from inside
-    // `receive(subscription:)`, but it is not called until it is ready: what comes meanwhile
-    // waits for it, in order.
-    perform(.join(conduit))
-    subscriber.receive(subscription: handle)
-    perform(.ready(conduit))
+    // `receive(subscription:)`, but it is not called until that has returned: what comes
+    // meanwhile waits for it, in order.
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      // As the owner of delivery, this thread is the only one that could call the subscriber,
+      // and it will not before it lets go.
+      join(conduit)
+      subscriber.receive(subscription: handle)
+      conduit.deliverPending()
+      endDelivery()
+    } else {
+      post(.join(conduit))
+      subscriber.receive(subscription: handle)
+      perform(.ready(conduit))
+    }
   }
 
   /// The value a new subscriber of a current-value subject gets with its first demand.
