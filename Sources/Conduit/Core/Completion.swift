@@ -32,3 +32,42 @@ extension Subscribers.Completion {
     }
   }
 }
+
+extension Subscribers.Completion: Encodable where Failure: Encodable {
+  /// Encodes the completion in Combine's format: `{"success": true}` for `.finished`, and
+  /// `{"success": false, "error": …}` with the encoded error for `.failure`.
+  ///
+  /// ```swift
+  /// let completion: Subscribers.Completion<MyCodableError> = .failure(.timeout)
+  /// let data = try JSONEncoder().encode(completion)
+  /// ```
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CompletionCodingKey.self)
+    switch self {
+    case .finished:
+      try container.encode(true, forKey: .success)
+    case .failure(let error):
+      try container.encode(false, forKey: .success)
+      try container.encode(error, forKey: .error)
+    }
+  }
+}
+
+extension Subscribers.Completion: Decodable where Failure: Decodable {
+  /// Decodes a completion written in Combine's format (see `encode(to:)`). A failure without
+  /// its error, or without the `success` flag, throws a `DecodingError`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CompletionCodingKey.self)
+    if try container.decode(Bool.self, forKey: .success) {
+      self = .finished
+    } else {
+      self = .failure(try container.decode(Failure.self, forKey: .error))
+    }
+  }
+}
+
+/// The keys of an encoded `Subscribers.Completion`, as Combine names them.
+private enum CompletionCodingKey: String, CodingKey {
+  case success
+  case error
+}

@@ -95,3 +95,59 @@ public struct Record<Output, Failure: Error>: Publisher {
 extension Record.Recording: Sendable where Output: Sendable {}
 
 extension Record: Sendable where Output: Sendable {}
+
+extension Record.Recording: Codable where Output: Codable, Failure: Codable {
+  /// Decodes a recording written by `encode(to:)`: its outputs and its completion.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: RecordCodingKey.self)
+    self.init(
+      output: try container.decode([Output].self, forKey: .output),
+      completion: try container.decode(Subscribers.Completion<Failure>.self, forKey: .completion))
+  }
+
+  /// Encodes the outputs and the completion, in Combine's format.
+  ///
+  /// ```swift
+  /// let recording = Record<Int, Never>.Recording(output: [1, 2], completion: .finished)
+  /// let data = try JSONEncoder().encode(recording)
+  /// // {"completion":{"success":true},"output":[1,2]}
+  /// ```
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: RecordCodingKey.self)
+    try container.encode(output, forKey: .output)
+    try container.encode(completion, forKey: .completion)
+  }
+
+  /// Encodes the recording into `encoder`; the same as `encode(to:)`, under the other name
+  /// Combine gives it.
+  public func encode(into encoder: any Encoder) throws {
+    try encode(to: encoder)
+  }
+}
+
+extension Record: Codable where Output: Codable, Failure: Codable {
+  /// Decodes a record written by `encode(to:)`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: RecordCodingKey.self)
+    self.init(recording: try container.decode(Recording.self, forKey: .recording))
+  }
+
+  /// Encodes the record as its recording, in Combine's format.
+  ///
+  /// ```swift
+  /// let record = Record<Int, Never>(output: [1, 2], completion: .finished)
+  /// let data = try JSONEncoder().encode(record)
+  /// // {"recording":{"completion":{"success":true},"output":[1,2]}}
+  /// ```
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: RecordCodingKey.self)
+    try container.encode(recording, forKey: .recording)
+  }
+}
+
+/// The keys of an encoded `Record` and `Record.Recording`, as Combine names them.
+private enum RecordCodingKey: String, CodingKey {
+  case recording
+  case output
+  case completion
+}

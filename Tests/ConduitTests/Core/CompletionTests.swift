@@ -1,4 +1,5 @@
 import ConduitTesting
+import Foundation
 import Testing
 
 @testable import Conduit
@@ -58,5 +59,56 @@ struct CompletionTests {
     #expect(failure == .failure(WrappedError(code: 2)))
     let finished = Completion.finished.mapFailure { _ in WrappedError(code: 0) }
     #expect(finished == .finished)
+  }
+}
+
+private enum CodableTrouble: String, Error, Codable, Equatable {
+  case timeout
+}
+
+/// Combine's encoded form of a completion, pinned so that data written by Combine decodes here
+/// and the other way round.
+@Suite(.leakChecked)
+struct CompletionCodingTests {
+  private typealias Completion = Subscribers.Completion<CodableTrouble>
+
+  private func json(_ completion: Completion) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return String(decoding: try encoder.encode(completion), as: UTF8.self)
+  }
+
+  private func decode(_ json: String) throws -> Completion {
+    try JSONDecoder().decode(Completion.self, from: Data(json.utf8))
+  }
+
+  @Test func finishedEncodesAsSuccess() throws {
+    #expect(try json(.finished) == #"{"success":true}"#)
+  }
+
+  @Test func failureEncodesItsError() throws {
+    #expect(try json(.failure(.timeout)) == #"{"error":"timeout","success":false}"#)
+  }
+
+  @Test func bothCompletionsSurviveARoundTrip() throws {
+    #expect(try decode(json(.finished)) == .finished)
+    #expect(try decode(json(.failure(.timeout))) == .failure(.timeout))
+  }
+
+  @Test func decodesCombinesOutput() throws {
+    #expect(try decode(#"{"success":false,"error":"timeout"}"#) == .failure(.timeout))
+    #expect(try decode(#"{"success":true}"#) == .finished)
+  }
+
+  @Test func failureWithoutItsErrorIsADecodingError() {
+    #expect(throws: DecodingError.self) { try decode(#"{"success":false}"#) }
+  }
+
+  @Test func completionWithoutTheSuccessFlagIsADecodingError() {
+    #expect(throws: DecodingError.self) { try decode(#"{"error":"timeout"}"#) }
+  }
+
+  @Test func anUnknownErrorIsADecodingError() {
+    #expect(throws: DecodingError.self) { try decode(#"{"success":false,"error":"meltdown"}"#) }
   }
 }

@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Foundation
 import Testing
 
 private enum RecordTestError: Error, Equatable {
@@ -163,5 +164,68 @@ struct RecordTests {
     subscription?.cancel()
     #expect(weakProbe == nil)
     subscription = nil
+  }
+}
+
+private enum CodableRecordError: String, Error, Codable, Equatable {
+  case offline
+}
+
+/// Encodes a recording through `encode(into:)`, Combine's other name for `encode(to:)`.
+private struct EncodedInto: Encodable {
+  let recording: Record<String, CodableRecordError>.Recording
+
+  func encode(to encoder: any Encoder) throws {
+    try recording.encode(into: encoder)
+  }
+}
+
+/// Combine's encoded form of `Record`, pinned so that recordings written by Combine play back
+/// here and the other way round.
+@Suite(.leakChecked)
+struct RecordCodingTests {
+  private func json<T: Encodable>(_ value: T) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .sortedKeys
+    return String(decoding: try encoder.encode(value), as: UTF8.self)
+  }
+
+  @Test func recordEncodesItsRecording() throws {
+    let record = Record<String, CodableRecordError>(output: ["one", "two"], completion: .failure(.offline))
+    #expect(
+      try json(record)
+        == #"{"recording":{"completion":{"error":"offline","success":false},"output":["one","two"]}}"#)
+  }
+
+  @Test func recordingEncodesOutputAndCompletion() throws {
+    let recording = Record<Int, Never>.Recording(output: [1, 2], completion: .finished)
+    #expect(try json(recording) == #"{"completion":{"success":true},"output":[1,2]}"#)
+  }
+
+  @Test func encodeIntoWritesWhatEncodeToWrites() throws {
+    let recording = Record<String, CodableRecordError>.Recording(output: ["a"], completion: .failure(.offline))
+    #expect(try json(EncodedInto(recording: recording)) == json(recording))
+  }
+
+  @Test func decodedRecordPlaysBackWhatWasRecorded() throws {
+    let json = #"{"recording":{"output":["one","two"],"completion":{"success":false,"error":"offline"}}}"#
+    let record = try JSONDecoder().decode(Record<String, CodableRecordError>.self, from: Data(json.utf8))
+    let subscriber = TestSubscriber<String, CodableRecordError>()
+    record.subscribe(subscriber)
+    #expect(
+      subscriber.events == [.subscription, .value("one"), .value("two"), .completion(.failure(.offline))])
+  }
+
+  @Test func roundTripKeepsOutputAndCompletion() throws {
+    let original = Record<Int, Never>(output: [5, 6, 7], completion: .finished)
+    let decoded = try JSONDecoder().decode(Record<Int, Never>.self, from: JSONEncoder().encode(original))
+    #expect(decoded.recording.output == [5, 6, 7])
+    #expect(decoded.recording.completion == .finished)
+  }
+
+  @Test func recordingWithoutItsCompletionIsADecodingError() {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode(Record<Int, Never>.Recording.self, from: Data(#"{"output":[1]}"#.utf8))
+    }
   }
 }
