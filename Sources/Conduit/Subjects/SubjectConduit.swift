@@ -1,67 +1,26 @@
 import Synchronization
 
-/// What a subject calls on each of its subscribers.
+/// What a subject's subscription handle needs of one subscriber: its demand, whether it has
+/// ended, and a way to tell the subject about a cancel or a demand that wants the current value.
 ///
-/// `offer` is a function stored at subscription time rather than a method: it is created where
-/// the subscriber's type is known, so the whole delivery path is specialized for it (a class
-/// method of a generic class would always run unspecialized).
+/// It is not generic, so that `SubjectHandle` is not either: a subscriber calls `request` and
+/// `cancel` through `any Subscription`, and the witnesses of a generic class run unspecialized.
 @usableFromInline
-class SubjectConduit<Output, Failure: Error>: @unchecked Sendable {
+class SubjectMember: @unchecked Sendable {
+  /// What a handle asks the subject to do for this member.
   @usableFromInline
-  let offer: (SubjectConduit<Output, Failure>, Output) -> Void
-
-  @inlinable
-  init(offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void) {
-    self.offer = offer
+  enum Notice {
+    /// The subscriber cancelled: take the member off the subject's list and let it go.
+    case cancelled
+    /// Demand arrived while the member was owed the current value.
+    case wantsCurrentValue
   }
 
-  @inlinable
-  func finish(_ completion: Subscribers.Completion<Failure>) {}
-}
-
-/// One subscriber of a subject: its demand, and the serialization of calls into it.
-///
-/// Calls into the subscriber never overlap. Whichever thread takes `ownership` from 0 to 1
-/// delivers; a thread that finds it taken (another sender, or a `send` made from inside
-/// `receive`) appends its value to the backlog and bumps the count, and the owner delivers the
-/// backlog before it lets go. The uncontended path is two atomic operations and no lock.
-/// Demand is taken when a value is offered: a value offered without demand is dropped, as in
-/// Combine.
-@usableFromInline
-final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
-  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
-{
-  @usableFromInline
-  typealias Output = Downstream.Input
-  @usableFromInline
-  typealias Failure = Downstream.Failure
-
-  // Guards the four backlog properties below. The lock holds no state of its own: a lock over a
-  // generic state struct would make every teardown of this generic class look up the runtime
-  // metadata of that struct, of the lock and of the lock's storage.
-  @usableFromInline
-  let backlogLock = Locked<Void>(())
-  // Guarded by `backlogLock`: values offered while another thread owned delivery.
-  @usableFromInline @exclusivity(unchecked)
-  var backlogValues: [Output] = []
-  // Guarded by `backlogLock`: the completion waiting for the owner of delivery. Not stored as a
-  // `Subscribers.Completion<Failure>?`, whose generic metadata the teardown would look up.
-  @usableFromInline @exclusivity(unchecked)
-  var backlogCompletion = PendingCompletion.none
-  // Guarded by `backlogLock`.
-  @usableFromInline @exclusivity(unchecked)
-  var cancelled = false
-  // Guarded by `backlogLock`: the subject, until the subscription ends.
-  @usableFromInline @exclusivity(unchecked)
-  var core: SubjectCore<Output, Failure>?
-  // The number of deliveries owed: 0 means nobody owns delivery. Starts at 1, owned by the
-  // subscribing thread until `receive(subscription:)` has returned.
-  @usableFromInline
-  let ownership = Atomic<Int>(1)
   // Demand not yet used, `UInt.max` for unlimited.
   @usableFromInline
   let demand = Atomic<UInt>(0)
-  // Set once by completion or cancellation; after it, offers are dropped.
+  // Set once, by a cancel or by the completion, whichever comes first; after it nothing more is
+  // delivered.
   @usableFromInline
   let terminated = Atomic<Bool>(false)
   // A current-value subject's subscriber gets the value with its first demand, and again with
@@ -71,177 +30,33 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   // Immutable: whether the subject is a current-value subject.
   @usableFromInline
   let tracksCurrentValue: Bool
-  // Owned by the thread that holds `ownership`; released when the subscription ends.
-  // Exclusive access is guaranteed by `ownership`, so the runtime check is skipped.
-  @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
+  // Immutable: tells the subject (specialized for its element type; see `SubjectConduit`).
   @usableFromInline
-  let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: (SubjectSubscription, SubscriptionRequest) -> Void
-
-  @usableFromInline
-  var description: String { "Subject" }
-  @usableFromInline
-  var censusScope: CensusScope? { census.scope }
+  let notify: (SubjectMember, Notice) -> Void
 
   @inlinable
-  init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
-    census = CensusToken(
-      SubjectSubscription.self,
-      inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
-    self.core = core
-    tracksCurrentValue = core.isCurrentValueSubject
+  init(tracksCurrentValue: Bool, notify: @escaping (SubjectMember, Notice) -> Void) {
+    self.tracksCurrentValue = tracksCurrentValue
     awaitingCurrentValue = Atomic(tracksCurrentValue)
-    self.downstream = downstream
-    handle = SubscriptionRequest.dispatcher()
-    super.init(offer: { conduit, value in
-      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
-    })
+    self.notify = notify
   }
 
-  // MARK: Called by the subject
-
+  /// Called by the handle on any thread.
   @inlinable
-  func offerValue(_ value: Output) {
-    guard !terminated.load(ordering: .relaxed) else { return }
-    guard takeDemand() else {
-      if tracksCurrentValue { missedCurrentValue() }
-      return
-    }
-    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .relaxed) {
-      awaitingCurrentValue.store(false, ordering: .relaxed)
-    }
-    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      deliver(value)
-      endDelivery()
-    } else {
-      backlogLock.withLock { _ in backlogValues.append(value) }
-      post()
+  func request(_ more: Subscribers.Demand) {
+    addDemand(more)
+    // Pairs with `SubjectConduit.missedCurrentValue`: either the subject sees this demand after
+    // marking the value as missed, or this load sees the mark.
+    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .sequentiallyConsistent) {
+      notify(self, .wantsCurrentValue)
     }
   }
 
+  /// Called by the handle on any thread.
   @inlinable
-  override func finish(_ completion: Subscribers.Completion<Failure>) {
-    guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    backlogLock.withLock { _ in
-      backlogCompletion = PendingCompletion(completion)
-      core = nil
-    }
-    post()
-  }
-
-  /// Releases the delivery ownership the caller holds; delivers whatever was posted meanwhile.
-  @inlinable
-  func endDelivery() {
-    if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
-      drain(missed: 1)
-    }
-  }
-
-  /// Used when the subject had completed before this conduit could join it.
-  @inlinable
-  func abandon() {
-    terminated.store(true, ordering: .relaxed)
-    downstream = nil
-    backlogLock.withLock { _ in core = nil }
-  }
-
-  // MARK: Subscription
-
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
   func cancel() {
-    handle(self, .cancel)
-  }
-
-  @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
-    addDemand(demand)
-    offerCurrentValueIfAwaited()
-  }
-
-  /// Marks that the subscriber should get the current value with its next demand.
-  @inlinable
-  func missedCurrentValue() {
-    awaitingCurrentValue.store(true, ordering: .releasing)
-    // A request that added demand just before the flag was set did not see it.
-    if demand.load(ordering: .acquiring) > 0 { offerCurrentValueIfAwaited() }
-  }
-
-  @inlinable
-  func offerCurrentValueIfAwaited() {
-    if awaitingCurrentValue.load(ordering: .relaxed),
-      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing),
-      let value = backlogLock.withLock({ _ in core })?.valueForNewSubscriber()
-    {
-      offerValue(value)
-    }
-  }
-
-  @inlinable
-  func handleCancel() {
     guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    let core = backlogLock.withLock { _ in
-      cancelled = true
-      defer { self.core = nil }
-      return self.core
-    }
-    core?.detach(self)
-    post()
-  }
-
-  // MARK: Delivery
-
-  /// Counts one more delivery owed; the thread that finds nobody owning delivery drains.
-  @inlinable
-  func post() {
-    if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-      drain(missed: 1)
-    }
-  }
-
-  @inlinable
-  func drain(missed: Int) {
-    var missed = missed
-    while true {
-      let (values, completion, cancelled) = backlogLock.withLock { _ in
-        defer {
-          backlogValues = []
-          backlogCompletion = .none
-        }
-        return (backlogValues, backlogCompletion.completion(failing: Failure.self), self.cancelled)
-      }
-      if cancelled {
-        downstream = nil
-      } else {
-        for value in values {
-          // A cancel made while this batch is delivered (from inside `receive`, or from another
-          // thread) stops it at once; a completion is no cancel, and lets the batch finish.
-          if terminated.load(ordering: .relaxed), backlogLock.withLock({ _ in self.cancelled }) { break }
-          deliver(value)
-        }
-        if let completion, let downstream {
-          self.downstream = nil
-          downstream.receive(completion: completion)
-        }
-      }
-      missed = ownership.wrappingSubtract(missed, ordering: .acquiringAndReleasing).newValue
-      if missed == 0 { return }
-    }
-  }
-
-  @inlinable @inline(__always)
-  func deliver(_ value: Output) {
-    guard let downstream else { return }
-    let more = downstream.receive(value)
-    if more != .none { addDemand(more) }
+    notify(self, .cancelled)
   }
 
   @inlinable @inline(__always)
@@ -263,14 +78,242 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     while current != .max {
       let updated = (Subscribers.Demand(rawValue: current) + more).rawValue
       let (exchanged, original) = demand.compareExchange(
-        expected: current, desired: updated, ordering: .relaxed)
+        expected: current, desired: updated, ordering: .sequentiallyConsistent)
       if exchanged { return }
       current = original
     }
   }
 }
 
-/// A completion kept without naming its failure type; see `SubjectSubscription.backlogCompletion`.
+/// One subscriber of a subject, as the subject's delivery sees it.
+///
+/// Everything here except the atomics of `SubjectMember` is touched only by the thread that owns
+/// the subject's delivery (see `SubjectCore`), so calls into the subscriber never overlap.
+/// `offer` and `finish` are functions stored at subscription time rather than methods: they are
+/// created where the subscriber's type is known, so the whole delivery path is specialized for it
+/// (a class method of a generic class would always run unspecialized).
+@usableFromInline
+class SubjectConduit<Output, Failure: Error>: SubjectMember {
+  @usableFromInline
+  let offer: (SubjectConduit<Output, Failure>, Output) -> Void
+  @usableFromInline
+  let becomeReady: (SubjectConduit<Output, Failure>) -> Void
+  @usableFromInline
+  let finish: (SubjectConduit<Output, Failure>, Subscribers.Completion<Failure>) -> Void
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+  // Owned by the subject's delivery: the handle the subscriber holds, until either side ends the
+  // subscription. Each holds the other; whichever ends it breaks the cycle.
+  @usableFromInline @exclusivity(unchecked)
+  var handle: SubjectHandle?
+
+  @inlinable
+  init(
+    core: SubjectCore<Output, Failure>,
+    offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void,
+    becomeReady: @escaping (SubjectConduit<Output, Failure>) -> Void,
+    finish: @escaping (SubjectConduit<Output, Failure>, Subscribers.Completion<Failure>) -> Void
+  ) {
+    self.core = core
+    self.offer = offer
+    self.becomeReady = becomeReady
+    self.finish = finish
+    super.init(tracksCurrentValue: core.tracksCurrentValue) { member, notice in
+      let conduit = unsafeDowncast(member, to: SubjectConduit<Output, Failure>.self)
+      switch notice {
+      case .cancelled:
+        conduit.core.perform(.leave(conduit))
+      case .wantsCurrentValue:
+        // The value is read now, when the demand arrives, as in Combine.
+        if let value = conduit.takeAwaitedCurrentValue() { conduit.core.perform(.offer(conduit, value)) }
+      }
+    }
+  }
+
+  /// Marks that the subscriber should get the current value with its next demand. Called by the
+  /// owner of the subject's delivery.
+  @inlinable
+  final func missedCurrentValue() {
+    awaitingCurrentValue.store(true, ordering: .sequentiallyConsistent)
+    // A request that added demand just before the mark was set did not see it.
+    if demand.load(ordering: .sequentiallyConsistent) > 0, let value = takeAwaitedCurrentValue() {
+      offer(self, value)
+    }
+  }
+
+  /// The current value, if the subscriber is owed it; only one caller gets it.
+  @inlinable
+  final func takeAwaitedCurrentValue() -> Output? {
+    guard awaitingCurrentValue.load(ordering: .relaxed),
+      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing)
+    else { return nil }
+    return core.valueForNewSubscriber()
+  }
+
+  /// Breaks the link with the handle once the subscription has ended.
+  @inlinable
+  final func unlink() {
+    handle?.unlink()
+    handle = nil
+  }
+}
+
+/// One subscriber of a subject: the subscriber itself, which the subject's delivery calls
+/// without retaining it for every value because it is immutable here.
+///
+/// It goes away when the subscription ends (the subject lets it go and the handle forgets it),
+/// and the subscriber with it, even if the subscriber keeps its handle.
+@usableFromInline
+final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+  CensusScoped
+{
+  @usableFromInline
+  typealias Output = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  @usableFromInline
+  let downstream: Downstream
+  // Owned by the subject's delivery: whether `receive(subscription:)` has returned, so that the
+  // subscriber may be called. Declared next to `downstream`, so that a delivery reads both from
+  // one cache line.
+  @usableFromInline @exclusivity(unchecked)
+  var ready = false
+  @usableFromInline
+  let census: CensusToken
+  // Owned by the subject's delivery: values that took demand before the subscriber was ready.
+  // Boxed, because a field whose type is built from the class's parameters makes every teardown
+  // look up its runtime metadata, and this one is almost always empty.
+  @usableFromInline @exclusivity(unchecked)
+  var pendingValues: [Any] = []
+  // Owned by the subject's delivery: a completion that came before the subscriber was ready.
+  @usableFromInline @exclusivity(unchecked)
+  var pendingCompletion = PendingCompletion.none
+
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
+    census = CensusToken(
+      SubjectSubscription.self,
+      inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
+    self.downstream = downstream
+    super.init(
+      core: core,
+      offer: { conduit, value in
+        unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
+      },
+      becomeReady: { conduit in
+        unsafeDowncast(conduit, to: SubjectSubscription.self).deliverPending()
+      },
+      finish: { conduit, completion in
+        unsafeDowncast(conduit, to: SubjectSubscription.self).finishDelivery(completion)
+      })
+  }
+
+  /// Delivers a value if the subscriber has demand; a value offered without demand is dropped,
+  /// as in Combine.
+  @inlinable
+  func offerValue(_ value: Output) {
+    guard !terminated.load(ordering: .relaxed) else { return }
+    guard takeDemand() else {
+      if tracksCurrentValue { missedCurrentValue() }
+      return
+    }
+    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .relaxed) {
+      awaitingCurrentValue.store(false, ordering: .relaxed)
+    }
+    guard ready else {
+      pendingValues.append(value)
+      return
+    }
+    let more = downstream.receive(value)
+    if more != .none { addDemand(more) }
+  }
+
+  /// Marks the subscriber ready, once `receive(subscription:)` has returned, and delivers what
+  /// came for it meanwhile.
+  @inlinable
+  func deliverPending() {
+    ready = true
+    let values = pendingValues
+    pendingValues = []
+    for value in values {
+      // A cancel made from inside `receive` stops the rest at once.
+      if terminated.load(ordering: .relaxed) { break }
+      let more = downstream.receive(value as! Output)
+      if more != .none { addDemand(more) }
+    }
+    if let completion = pendingCompletion.completion(failing: Failure.self) {
+      pendingCompletion = .none
+      finishDelivery(completion)
+    }
+  }
+
+  /// Delivers the completion unless the subscriber cancelled first, and ends the subscription.
+  @inlinable
+  func finishDelivery(_ completion: Subscribers.Completion<Failure>) {
+    guard ready else {
+      pendingCompletion = PendingCompletion(completion)
+      return
+    }
+    if !terminated.exchange(true, ordering: .acquiringAndReleasing) {
+      downstream.receive(completion: completion)
+    }
+    unlink()
+  }
+}
+
+/// The `Subscription` a subject hands its subscriber.
+///
+/// It forwards `request` and `cancel` to its member until the subscription ends, then forgets
+/// it, so that a subscriber that keeps its subscription does not keep itself alive through it.
+/// It holds nothing else, and is not counted by the census: only what holds it can outlive the
+/// pipeline with it, and the member it leads to is counted.
+@usableFromInline
+final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+  // Guards `member`.
+  @usableFromInline
+  let lock = Locked<Void>(())
+  // Guarded by `lock`: the member, until the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var member: SubjectMember?
+  @usableFromInline
+  let censusScope: CensusScope?
+
+  @usableFromInline
+  var description: String { "Subject" }
+
+  @inlinable
+  init(member: SubjectMember, censusScope: CensusScope?) {
+    self.member = member
+    self.censusScope = censusScope
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    lock.withLock { _ in member }?.request(demand)
+  }
+
+  @usableFromInline
+  func cancel() {
+    let member = lock.withLock { _ in
+      defer { self.member = nil }
+      return self.member
+    }
+    member?.cancel()
+  }
+
+  /// Called by the subject's delivery when the subscription has ended.
+  @usableFromInline
+  func unlink() {
+    lock.withLock { _ in member = nil }
+  }
+}
+
+/// A completion kept without naming its failure type; see `SubjectSubscription.pendingCompletion`.
 @usableFromInline
 enum PendingCompletion {
   case none

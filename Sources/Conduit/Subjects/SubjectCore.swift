@@ -1,7 +1,26 @@
+import Dispatch
 import Synchronization
 
 /// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
 /// the completion, the upstream subscriptions, and (for a current-value subject) the value.
+///
+/// Delivery is owned by one thread at a time, for all of the subject's subscribers at once.
+/// Whichever thread takes `ownership` from 0 to 1 delivers; a thread that finds it taken
+/// (another sender, or a `send`, `subscribe` or `cancel` made from inside `receive`) queues what
+/// it has and bumps the count, and the owner delivers the queue before it lets go. So calls into
+/// a subscriber never overlap, each subscriber sees the values in the order they were queued,
+/// and nothing is ever called while a lock is held. The list of subscribers belongs to the owner,
+/// which is why joining and leaving go through the queue too. An uncontended `send` to a
+/// passthrough subject is two atomic operations and no lock, whatever the number of subscribers.
+///
+/// A sender that only queues is cheaper than the owner that delivers, so a thread that happened
+/// to own delivery (one that subscribed, say) could be kept delivering another thread's stream
+/// forever. The sender pays instead: once an owner has delivered `successionThreshold` queued
+/// events, it offers to hand over, and the next thread that queues a value (and is not itself
+/// delivering for a subject) takes the offer, waits for the owner to finish the event in hand,
+/// and delivers the rest itself. It waits at most `successionPatience`; if the owner is still
+/// busy (a subscriber blocked on the sender's thread, say), it goes back to only queueing, so the
+/// wait can slow a sender but never deadlock it.
 ///
 /// Its sending path is `@inlinable` so that it is specialized for the subject's element type in
 /// the caller's module; generic code that is not specialized costs ten times more per value.
@@ -9,8 +28,8 @@ import Synchronization
 final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   @usableFromInline
   struct State {
-    @usableFromInline
-    var conduits: ContiguousArray<SubjectConduit<Output, Failure>> = []
+    /// The completion, from the moment it was sent (the owner of delivery may not have delivered
+    /// it yet).
     @usableFromInline
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
@@ -25,6 +44,20 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     }
   }
 
+  /// What waits in the queue for the owner of delivery.
+  @usableFromInline
+  enum Event {
+    case value(Output)
+    case completion(Subscribers.Completion<Failure>)
+    case join(SubjectConduit<Output, Failure>)
+    case ready(SubjectConduit<Output, Failure>)
+    case leave(SubjectConduit<Output, Failure>)
+    case offer(SubjectConduit<Output, Failure>, Output)
+  }
+
+  @usableFromInline
+  typealias Member = Unmanaged<SubjectConduit<Output, Failure>>
+
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<State>
@@ -32,55 +65,93 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // joins later from a thread with no check of its own (a Dispatch queue) is attributed to it.
   @usableFromInline
   let censusScope: CensusScope?
+  // Immutable.
+  @usableFromInline
+  let tracksCurrentValue: Bool
+  // The number of deliveries owed: 0 means nobody owns delivery.
+  @usableFromInline
+  let ownership = Atomic<Int>(0)
+  // Where the handing over of delivery stands; see the type's comment and `Succession`.
+  @usableFromInline
+  let succession = Atomic<Int>(Succession.none)
+  // Written by an owner before it hands over, read by its successor after: the count it owes.
+  @usableFromInline
+  let handedOverCount = Atomic<Int>(0)
+  // Signalled by an owner when it has handed over to the successor waiting on it.
+  @usableFromInline
+  let successorWake = DispatchSemaphore(value: 0)
+  // Guards `queue`.
+  @usableFromInline
+  let queueLock = Locked<Void>(())
+  // Guarded by `queueLock`: what was posted while another thread owned delivery.
+  @usableFromInline @exclusivity(unchecked)
+  var queue: [Event] = []
+  // Owned by the thread that owns delivery: the members that have joined, each retained once.
+  // A buffer of unmanaged references, so that a delivery neither retains the list nor its
+  // members; only the owner changes it, and never while it is delivering a value.
+  @usableFromInline @exclusivity(unchecked)
+  var members: UnsafeMutablePointer<Member>?
+  // Owned by the thread that owns delivery.
+  @usableFromInline @exclusivity(unchecked)
+  var memberCount = 0
+  // Owned by the thread that owns delivery.
+  @usableFromInline @exclusivity(unchecked)
+  var memberCapacity = 0
+  // Owned by the thread that owns delivery: the completion once it has been delivered.
+  @usableFromInline @exclusivity(unchecked)
+  var delivered: Subscribers.Completion<Failure>?
 
   @inlinable
   init(value: Output?) {
     state = Locked(State(value: value))
     censusScope = CensusScope.currentIfActive
+    tracksCurrentValue = value != nil
   }
+
+  deinit {
+    // Members hold the core, so none is left by now; the buffer may be.
+    members?.deallocate()
+  }
+
+  // MARK: Sending
 
   @inlinable
   func send(_ value: Output) {
-    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
-      guard state.completion == nil else { return nil }
-      if state.value != nil { state.value = value }
-      return state.conduits
+    if tracksCurrentValue {
+      let accepted = state.withLock { state -> Bool in
+        guard state.completion == nil else { return false }
+        state.value = value
+        return true
+      }
+      guard accepted else { return }
     }
-    guard let snapshot else { return }
-    SubjectCore.offer(value, to: snapshot)
-  }
-
-  /// Offers `value` to each conduit of a snapshot taken under the lock.
-  @inlinable @inline(__always)
-  static func offer(_ value: Output, to snapshot: ContiguousArray<SubjectConduit<Output, Failure>>) {
-    for conduit in snapshot {
-      conduit.offer(conduit, value)
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      broadcast(value)
+      endDelivery()
+    } else {
+      post(.value(value))
     }
   }
 
   /// Sets the current value even after completion; sends it only while active.
   @inlinable
   func setValue(_ value: Output) {
-    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
+    let active = state.withLock { state -> Bool in
       state.value = value
-      return state.completion == nil ? state.conduits : nil
+      return state.completion == nil
     }
-    guard let snapshot else { return }
-    SubjectCore.offer(value, to: snapshot)
+    if active { perform(.value(value)) }
   }
 
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
-    let snapshot = state.withLock { state -> ContiguousArray<SubjectConduit<Output, Failure>>? in
-      guard state.completion == nil else { return nil }
+    let accepted = state.withLock { state -> Bool in
+      guard state.completion == nil else { return false }
       state.completion = completion
       state.upstreams = []
-      defer { state.conduits = [] }
-      return state.conduits
+      return true
     }
-    for conduit in snapshot ?? [] {
-      conduit.finish(completion)
-    }
+    if accepted { perform(.completion(completion)) }
   }
 
   @usableFromInline
@@ -91,24 +162,29 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   @inlinable
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    let conduit = SubjectSubscription(core: self, downstream: subscriber)
-    let completion = state.withLock { state -> Subscribers.Completion<Failure>? in
-      if state.completion == nil { state.conduits.append(conduit) }
-      return state.completion
-    }
-    if let completion {
-      conduit.abandon()
+    if let completion = state.withLock({ $0.completion }) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
       return
     }
-    subscriber.receive(subscription: conduit)
-    conduit.endDelivery()
-  }
-
-  @inlinable
-  var isCurrentValueSubject: Bool {
-    state.withLock { $0.value != nil }
+    let conduit = SubjectSubscription(core: self, downstream: subscriber)
+    let handle = SubjectHandle(member: conduit, censusScope: conduit.censusScope)
+    conduit.handle = handle
+    // The subscriber joins first, so that it gets whatever is sent from inside
+    // `receive(subscription:)`, but it is not called until that has returned: what comes
+    // meanwhile waits for it, in order.
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      // As the owner of delivery, this thread is the only one that could call the subscriber,
+      // and it will not before it lets go.
+      join(conduit)
+      subscriber.receive(subscription: handle)
+      conduit.deliverPending()
+      endDelivery()
+    } else {
+      post(.join(conduit))
+      subscriber.receive(subscription: handle)
+      perform(.ready(conduit))
+    }
   }
 
   /// The value a new subscriber of a current-value subject gets with its first demand.
@@ -117,12 +193,198 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     state.withLock { $0.completion == nil ? $0.value : nil }
   }
 
+  // MARK: Delivery
+
+  /// Handles `event` now if no other thread owns delivery, or else leaves it to the owner.
   @inlinable
-  func detach(_ conduit: SubjectConduit<Output, Failure>) {
-    state.withLock { state in
-      if let index = state.conduits.firstIndex(where: { $0 === conduit }) {
-        state.conduits.remove(at: index)
+  func perform(_ event: Event) {
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+      process(event)
+      endDelivery()
+    } else {
+      post(event)
+    }
+  }
+
+  /// Queues `event` for the owner of delivery; the thread that finds nobody owning it delivers.
+  @inlinable
+  func post(_ event: Event) {
+    queueLock.withLock { _ in queue.append(event) }
+    if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+      drain(missed: 1)
+    } else if case .value = event, succession.load(ordering: .relaxed) == Succession.offered {
+      succeed()
+    }
+  }
+
+  /// Takes an owner's offer to hand delivery over, if this thread may: see the type's comment.
+  @inlinable
+  func succeed() {
+    // A thread that is delivering for a subject never waits for another: two owners waiting for
+    // each other's subjects would otherwise wait out their patience on every value.
+    guard !SubjectDelivery.isDelivering,
+      succession.compareExchange(
+        expected: Succession.offered, desired: Succession.claimed, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return }
+    if successorWake.wait(timeout: .now() + SubjectDelivery.successionPatience) == .timedOut {
+      let (withdrawn, _) = succession.compareExchange(
+        expected: Succession.claimed, desired: Succession.none, ordering: .acquiringAndReleasing)
+      if withdrawn { return }
+      // The owner handed over just as the wait ran out; its signal is on its way.
+      successorWake.wait()
+    }
+    let owed = handedOverCount.load(ordering: .relaxed)
+    succession.store(Succession.none, ordering: .relaxed)
+    drain(missed: owed)
+  }
+
+  /// Gives delivery to the thread that claimed it, unless it has stopped waiting: what is left of
+  /// the batch in hand goes back to the front of the queue, and the successor takes over the
+  /// count this owner owes. Returns whether it handed over.
+  @inlinable
+  func handOver(_ rest: ArraySlice<Event>, owed: Int) -> Bool {
+    guard
+      succession.compareExchange(
+        expected: Succession.claimed, desired: Succession.handedOver, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return false }
+    // The successor reads none of this before the signal.
+    if !rest.isEmpty {
+      queueLock.withLock { _ in queue.insert(contentsOf: rest, at: 0) }
+    }
+    handedOverCount.store(owed, ordering: .relaxed)
+    successorWake.signal()
+    return true
+  }
+
+  /// Releases the ownership of delivery the caller holds; delivers whatever was posted meanwhile.
+  @inlinable
+  func endDelivery() {
+    if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+      drain(missed: 1)
+    }
+  }
+
+  @inlinable
+  func drain(missed: Int) {
+    SubjectDelivery.whileDelivering { drainQueue(owed: missed) }
+  }
+
+  @inlinable
+  func drainQueue(owed: Int) {
+    var owed = owed
+    var delivered = 0
+    while true {
+      let events = queueLock.withLock { _ in
+        defer { queue = [] }
+        return queue
       }
+      var index = events.startIndex
+      while index < events.endIndex {
+        process(events[index])
+        index += 1
+        delivered += 1
+        if delivered >= SubjectDelivery.successionThreshold {
+          switch succession.load(ordering: .acquiring) {
+          case Succession.none:
+            succession.store(Succession.offered, ordering: .releasing)
+          case Succession.claimed:
+            if handOver(events[index...], owed: owed) { return }
+          default:
+            break
+          }
+        }
+      }
+      if delivered >= SubjectDelivery.successionThreshold {
+        // Withdraw the offer before letting go; a thread that took it gets delivery instead.
+        let (withdrawn, current) = succession.compareExchange(
+          expected: Succession.offered, desired: Succession.none, ordering: .acquiringAndReleasing)
+        if !withdrawn && current == Succession.claimed && handOver([], owed: owed) { return }
+      }
+      owed = ownership.wrappingSubtract(owed, ordering: .acquiringAndReleasing).newValue
+      if owed == 0 { return }
+    }
+  }
+
+  /// Called by the owner of delivery.
+  @inlinable
+  func process(_ event: Event) {
+    switch event {
+    case .value(let value): broadcast(value)
+    case .completion(let completion): finishAll(completion)
+    case .join(let conduit): join(conduit)
+    case .ready(let conduit): conduit.becomeReady(conduit)
+    case .leave(let conduit): leave(conduit)
+    case .offer(let conduit, let value): conduit.offer(conduit, value)
+    }
+  }
+
+  /// Called by the owner of delivery.
+  @inlinable
+  func broadcast(_ value: Output) {
+    guard let members else { return }
+    for index in 0..<memberCount {
+      members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+    }
+  }
+
+  /// Called by the owner of delivery.
+  @inlinable
+  func finishAll(_ completion: Subscribers.Completion<Failure>) {
+    guard delivered == nil else { return }
+    delivered = completion
+    let finishing = members
+    let count = memberCount
+    members = nil
+    memberCount = 0
+    memberCapacity = 0
+    guard let finishing else { return }
+    for index in 0..<count {
+      let conduit = finishing[index].takeRetainedValue()
+      conduit.finish(conduit, completion)
+    }
+    finishing.deallocate()
+  }
+
+  /// Called by the owner of delivery.
+  @inlinable
+  func join(_ conduit: SubjectConduit<Output, Failure>) {
+    // Cancelled from inside `receive(subscription:)` before this was handled: the leave that
+    // follows ends it.
+    guard !conduit.terminated.load(ordering: .acquiring) else { return }
+    if let delivered {
+      // The completion was sent after `receive(subscriber:)` looked; it waits for the subscriber
+      // to be ready.
+      conduit.finish(conduit, delivered)
+      return
+    }
+    if memberCount == memberCapacity {
+      let capacity = max(4, memberCapacity * 2)
+      let grown = UnsafeMutablePointer<Member>.allocate(capacity: capacity)
+      if let members {
+        grown.moveInitialize(from: members, count: memberCount)
+        members.deallocate()
+      }
+      members = grown
+      memberCapacity = capacity
+    }
+    members![memberCount] = .passRetained(conduit)
+    memberCount += 1
+  }
+
+  /// Called by the owner of delivery.
+  @inlinable
+  func leave(_ conduit: SubjectConduit<Output, Failure>) {
+    conduit.unlink()
+    guard let members else { return }
+    let identity = Unmanaged.passUnretained(conduit).toOpaque()
+    for index in 0..<memberCount where members[index].toOpaque() == identity {
+      let member = members[index]
+      (members + index).moveInitialize(from: members + index + 1, count: memberCount - index - 1)
+      memberCount -= 1
+      member.release()
+      return
     }
   }
 
@@ -144,5 +406,39 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     for upstream in upstreams {
       upstream.cancel()
     }
+  }
+}
+
+/// The states of `SubjectCore.succession`.
+@usableFromInline
+enum Succession {
+  /// No owner offers to hand over.
+  @usableFromInline static let none = 0
+  /// The owner has delivered enough queued events and will hand over to a thread that claims.
+  @usableFromInline static let offered = 1
+  /// A thread waits to take over at the owner's next event.
+  @usableFromInline static let claimed = 2
+  /// The owner has let go; the thread that claimed owns delivery.
+  @usableFromInline static let handedOver = 3
+}
+
+/// What subjects' delivery knows of the current thread, and how long a sender waits to take over.
+@usableFromInline
+enum SubjectDelivery {
+  /// Queued events an owner delivers before it offers to hand over.
+  @usableFromInline static let successionThreshold = 16
+  /// How long a sender waits for an owner to finish the event in hand.
+  @usableFromInline static let successionPatience = DispatchTimeInterval.milliseconds(10)
+
+  @TaskLocal static var delivering = false
+
+  /// Whether this thread is delivering queued events for a subject.
+  @usableFromInline
+  static var isDelivering: Bool { delivering }
+
+  /// Runs `body`, during which `isDelivering` is true on this thread.
+  @usableFromInline
+  static func whileDelivering(_ body: () -> Void) {
+    $delivering.withValue(true, operation: body)
   }
 }
