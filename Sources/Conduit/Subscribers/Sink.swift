@@ -16,17 +16,48 @@ extension Subscribers {
     CensusScoped
   {
     /// The closure to execute on receipt of a value.
-    public var receiveValue: (Input) -> Void { valueHandler }
+    public var receiveValue: (Input) -> Void {
+      handlers._withUnsafeGuaranteedRef { $0.receiveValue }
+    }
 
     /// The closure to execute on completion.
-    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void { completionHandler }
+    public var receiveCompletion: (Subscribers.Completion<Failure>) -> Void {
+      handlers._withUnsafeGuaranteedRef { $0.receiveCompletion }
+    }
 
-    // Read and replaced only on the upstream's serialized calls (values, then the completion),
-    // so the runtime exclusivity check is skipped.
+    /// The two closures, kept together in an object that the sink holds without counting
+    /// references on every value: a closure read from a mutable property is retained and released
+    /// around each call, which costs more than the rest of a subject's delivery to a sink.
+    @usableFromInline
+    final class Handlers {
+      @usableFromInline
+      let receiveValue: (Input) -> Void
+      @usableFromInline
+      let receiveCompletion: (Subscribers.Completion<Failure>) -> Void
+
+      @inlinable
+      init(
+        receiveValue: @escaping (Input) -> Void,
+        receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void
+      ) {
+        self.receiveValue = receiveValue
+        self.receiveCompletion = receiveCompletion
+      }
+    }
+
+    // One reference to the closures, retained by hand, and replaced by closures that do nothing
+    // after the completion, or given up in `deinit`. Read and replaced only on the upstream's
+    // serialized calls (values, then the completion), so the runtime exclusivity check is skipped.
     @usableFromInline @exclusivity(unchecked)
-    var valueHandler: (Input) -> Void
+    var handlers: Unmanaged<Handlers>
+    // Whether `receive(_:)` is running. A completion that arrives from inside it (from an
+    // upstream that breaks the contract) leaves the closures to be given up when it returns,
+    // rather than free the closure that is running.
     @usableFromInline @exclusivity(unchecked)
-    var completionHandler: (Subscribers.Completion<Failure>) -> Void
+    var receivingValue = false
+    // Set by such a completion.
+    @usableFromInline @exclusivity(unchecked)
+    var releaseAfterValue = false
 
     // Guarded by its own lock: `cancel` may come from any thread.
     @usableFromInline
@@ -47,8 +78,11 @@ extension Subscribers {
       receiveValue: @escaping (Input) -> Void
     ) {
       census = CensusToken(Sink.self)
-      completionHandler = receiveCompletion
-      valueHandler = receiveValue
+      handlers = .passRetained(Handlers(receiveValue: receiveValue, receiveCompletion: receiveCompletion))
+    }
+
+    deinit {
+      handlers.release()
     }
 
     /// Receives the subscription from the upstream publisher.
@@ -69,7 +103,10 @@ extension Subscribers {
     /// Receives a value from the upstream publisher and returns the additional demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
-      valueHandler(value)
+      receivingValue = true
+      handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
+      receivingValue = false
+      if releaseAfterValue { releaseHandlers() }
       return .none
     }
 
@@ -81,9 +118,21 @@ extension Subscribers {
         return true
       }
       guard wasActive else { return }
-      completionHandler(completion)
-      valueHandler = { _ in }
-      completionHandler = { _ in }
+      handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
+      if receivingValue {
+        releaseAfterValue = true
+      } else {
+        releaseHandlers()
+      }
+    }
+
+    /// Gives up the closures, and whatever they captured.
+    @usableFromInline
+    func releaseHandlers() {
+      let released = handlers
+      handlers = .passRetained(Handlers(receiveValue: { _ in }, receiveCompletion: { _ in }))
+      releaseAfterValue = false
+      released.release()
     }
 
     /// Cancels the subscription. Calling it again, or after completion, does nothing.

@@ -179,6 +179,68 @@ struct SinkTests {
     #expect(subscription.requests.isEmpty)
     #expect(subscription.cancelCount == 1)
   }
+
+  // MARK: The closures, held without a reference count per value
+
+  @Test func closuresAreThoseGivenUntilTheCompletionAndDoNothingAfter() {
+    let log = Log<Int, Never>()
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+    sink.receive(subscription: SpySubscription())
+
+    sink.receiveValue(1)
+    sink.receiveCompletion(.finished)
+    #expect(log.values == [1])
+    #expect(log.completions == [.finished])
+
+    sink.receive(completion: .finished)
+    sink.receiveValue(2)
+    sink.receiveCompletion(.finished)
+    #expect(log.values == [1])
+    #expect(log.completions == [.finished, .finished])
+  }
+
+  @Test func valuesAfterTheCompletionReachNothing() {
+    let log = Log<Int, Never>()
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: { log.completions.append($0) }, receiveValue: { log.values.append($0) })
+    sink.receive(subscription: SpySubscription())
+
+    #expect(sink.receive(1) == .none)
+    sink.receive(completion: .finished)
+    // An upstream that breaks the contract.
+    #expect(sink.receive(2) == .none)
+
+    #expect(log.values == [1])
+    #expect(log.completions == [.finished])
+  }
+
+  @Test func completionFromInsideReceiveReleasesTheClosuresOnlyAfterItReturns() {
+    weak var weakCaptured: Captured?
+    var sink: Subscribers.Sink<Int, Never>?
+    var aliveAfterTheCompletion = false
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in captured.touch() },
+        receiveValue: { _ in
+          // An upstream that breaks the contract completes while the value is delivered; what
+          // the running closure captured must stay alive until it returns.
+          sink?.receive(completion: .finished)
+          aliveAfterTheCompletion = weakCaptured != nil
+          captured.touch()
+        })
+    }
+    sink?.receive(subscription: SpySubscription())
+
+    _ = sink?.receive(1)
+
+    #expect(aliveAfterTheCompletion)
+    #expect(weakCaptured == nil)
+    _ = sink?.receive(2)
+    sink = nil
+  }
 }
 
 private struct Oops: Error, Equatable {}
