@@ -1,13 +1,17 @@
 import Synchronization
 
-/// What a subject's subscription handle needs of one subscriber: its demand, whether it has
-/// ended, and a way to tell the subject about a cancel or a demand that wants the current value.
+/// What a subject's subscription handle needs of one subscriber: its demand and whether it has
+/// ended.
 ///
 /// It is not generic, so that `SubjectHandle` is not either: a subscriber calls `request` and
 /// `cancel` through `any Subscription`, and the witnesses of a generic class run unspecialized.
+///
+/// A delivery reads these fields, the conduit's `offer` and the subscriber, and they all sit in
+/// the first 64 bytes of the object: with many subscribers, each cache line more is a miss more
+/// per value. Everything else the class hierarchy holds comes after them.
 @usableFromInline
 class SubjectMember: @unchecked Sendable {
-  /// What a handle asks the subject to do for this member.
+  /// What a handle asks the subject to do for a member.
   @usableFromInline
   enum Notice {
     /// The subscriber cancelled: take the member off the subject's list and let it go.
@@ -30,33 +34,15 @@ class SubjectMember: @unchecked Sendable {
   // Immutable: whether the subject is a current-value subject.
   @usableFromInline
   let tracksCurrentValue: Bool
-  // Immutable: tells the subject (specialized for its element type; see `SubjectConduit`).
-  @usableFromInline
-  let notify: (SubjectMember, Notice) -> Void
+  // Owned by the subject's delivery: whether `receive(subscription:)` has returned, so that the
+  // subscriber may be called.
+  @usableFromInline @exclusivity(unchecked)
+  var ready = false
 
   @inlinable
-  init(tracksCurrentValue: Bool, notify: @escaping (SubjectMember, Notice) -> Void) {
+  init(tracksCurrentValue: Bool) {
     self.tracksCurrentValue = tracksCurrentValue
     awaitingCurrentValue = Atomic(tracksCurrentValue)
-    self.notify = notify
-  }
-
-  /// Called by the handle on any thread.
-  @inlinable
-  func request(_ more: Subscribers.Demand) {
-    addDemand(more)
-    // Pairs with `SubjectConduit.missedCurrentValue`: either the subject sees this demand after
-    // marking the value as missed, or this load sees the mark.
-    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .sequentiallyConsistent) {
-      notify(self, .wantsCurrentValue)
-    }
-  }
-
-  /// Called by the handle on any thread.
-  @inlinable
-  func cancel() {
-    guard !terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
-    notify(self, .cancelled)
   }
 
   @inlinable @inline(__always)
@@ -89,73 +75,33 @@ class SubjectMember: @unchecked Sendable {
 ///
 /// Everything here except the atomics of `SubjectMember` is touched only by the thread that owns
 /// the subject's delivery (see `SubjectCore`), so calls into the subscriber never overlap.
-/// `offer` and `finish` are functions stored at subscription time rather than methods: they are
-/// created where the subscriber's type is known, so the whole delivery path is specialized for it
-/// (a class method of a generic class would always run unspecialized).
+/// `offer` is a function stored at subscription time rather than a method: it is created where
+/// the subscriber's type is known, so the delivery of a value is specialized for it (a class
+/// method of a generic class always runs unspecialized). The rarer events, which would push the
+/// subscriber out of the object's first cache line if they were stored functions too, are
+/// methods.
 @usableFromInline
 class SubjectConduit<Output, Failure: Error>: SubjectMember {
   @usableFromInline
   let offer: (SubjectConduit<Output, Failure>, Output) -> Void
-  @usableFromInline
-  let becomeReady: (SubjectConduit<Output, Failure>) -> Void
-  @usableFromInline
-  let finish: (SubjectConduit<Output, Failure>, Subscribers.Completion<Failure>) -> Void
-  @usableFromInline
-  let core: SubjectCore<Output, Failure>
-  // Owned by the subject's delivery: the handle the subscriber holds, until either side ends the
-  // subscription. Each holds the other; whichever ends it breaks the cycle.
-  @usableFromInline @exclusivity(unchecked)
-  var handle: SubjectHandle?
 
   @inlinable
-  init(
-    core: SubjectCore<Output, Failure>,
-    offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void,
-    becomeReady: @escaping (SubjectConduit<Output, Failure>) -> Void,
-    finish: @escaping (SubjectConduit<Output, Failure>, Subscribers.Completion<Failure>) -> Void
-  ) {
-    self.core = core
+  init(tracksCurrentValue: Bool, offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void) {
     self.offer = offer
-    self.becomeReady = becomeReady
-    self.finish = finish
-    super.init(tracksCurrentValue: core.tracksCurrentValue) { member, notice in
-      let conduit = unsafeDowncast(member, to: SubjectConduit<Output, Failure>.self)
-      switch notice {
-      case .cancelled:
-        conduit.core.perform(.leave(conduit))
-      case .wantsCurrentValue:
-        // The value is read now, when the demand arrives, as in Combine.
-        if let value = conduit.takeAwaitedCurrentValue() { conduit.core.perform(.offer(conduit, value)) }
-      }
-    }
+    super.init(tracksCurrentValue: tracksCurrentValue)
   }
 
-  /// Marks that the subscriber should get the current value with its next demand. Called by the
-  /// owner of the subject's delivery.
-  @inlinable
-  final func missedCurrentValue() {
-    awaitingCurrentValue.store(true, ordering: .sequentiallyConsistent)
-    // A request that added demand just before the mark was set did not see it.
-    if demand.load(ordering: .sequentiallyConsistent) > 0, let value = takeAwaitedCurrentValue() {
-      offer(self, value)
-    }
-  }
+  /// `receive(subscription:)` has returned: delivers what waited for it.
+  @usableFromInline
+  func becomeReady() {}
 
-  /// The current value, if the subscriber is owed it; only one caller gets it.
-  @inlinable
-  final func takeAwaitedCurrentValue() -> Output? {
-    guard awaitingCurrentValue.load(ordering: .relaxed),
-      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing)
-    else { return nil }
-    return core.valueForNewSubscriber()
-  }
+  /// Delivers the completion (once ready) and ends the subscription.
+  @usableFromInline
+  func finish(_ completion: Subscribers.Completion<Failure>) {}
 
   /// Breaks the link with the handle once the subscription has ended.
-  @inlinable
-  final func unlink() {
-    handle?.unlink()
-    handle = nil
-  }
+  @usableFromInline
+  func unlink() {}
 }
 
 /// One subscriber of a subject: the subscriber itself, which the subject's delivery calls
@@ -172,13 +118,15 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   @usableFromInline
   typealias Failure = Downstream.Failure
 
+  // In the object's first cache line, with the fields a delivery reads; see `SubjectMember`.
   @usableFromInline
   let downstream: Downstream
-  // Owned by the subject's delivery: whether `receive(subscription:)` has returned, so that the
-  // subscriber may be called. Declared next to `downstream`, so that a delivery reads both from
-  // one cache line.
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+  // Owned by the subject's delivery: the handle the subscriber holds, until either side ends the
+  // subscription. Each holds the other; whichever ends it breaks the cycle.
   @usableFromInline @exclusivity(unchecked)
-  var ready = false
+  var handle: SubjectHandle?
   @usableFromInline
   let census: CensusToken
   // Owned by the subject's delivery: values that took demand before the subscriber was ready.
@@ -199,17 +147,62 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       SubjectSubscription.self,
       inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
     self.downstream = downstream
-    super.init(
-      core: core,
-      offer: { conduit, value in
-        unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
-      },
-      becomeReady: { conduit in
-        unsafeDowncast(conduit, to: SubjectSubscription.self).deliverPending()
-      },
-      finish: { conduit, completion in
-        unsafeDowncast(conduit, to: SubjectSubscription.self).finishDelivery(completion)
-      })
+    self.core = core
+    super.init(tracksCurrentValue: core.tracksCurrentValue) { conduit, value in
+      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
+    }
+  }
+
+  /// What the handle asks of the subject, on any thread; handed to the handle as a function
+  /// specialized for this subscriber.
+  @inlinable
+  static func notify(_ member: SubjectMember, _ notice: Notice) {
+    let subscription = unsafeDowncast(member, to: SubjectSubscription.self)
+    switch notice {
+    case .cancelled:
+      subscription.core.perform(.leave(subscription))
+    case .wantsCurrentValue:
+      // The value is read now, when the demand arrives, as in Combine.
+      if let value = subscription.takeAwaitedCurrentValue() {
+        subscription.core.perform(.offer(subscription, value))
+      }
+    }
+  }
+
+  @usableFromInline
+  override func becomeReady() {
+    deliverPending()
+  }
+
+  @usableFromInline
+  override func finish(_ completion: Subscribers.Completion<Failure>) {
+    finishDelivery(completion)
+  }
+
+  @usableFromInline
+  override func unlink() {
+    handle?.unlink()
+    handle = nil
+  }
+
+  /// Marks that the subscriber should get the current value with its next demand. Called by the
+  /// owner of the subject's delivery.
+  @inlinable
+  func missedCurrentValue() {
+    awaitingCurrentValue.store(true, ordering: .sequentiallyConsistent)
+    // A request that added demand just before the mark was set did not see it.
+    if demand.load(ordering: .sequentiallyConsistent) > 0, let value = takeAwaitedCurrentValue() {
+      offerValue(value)
+    }
+  }
+
+  /// The current value, if the subscriber is owed it; only one caller gets it.
+  @inlinable
+  func takeAwaitedCurrentValue() -> Output? {
+    guard awaitingCurrentValue.load(ordering: .relaxed),
+      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing)
+    else { return nil }
+    return core.valueForNewSubscriber()
   }
 
   /// Delivers a value if the subscriber has demand; a value offered without demand is dropped,
@@ -281,20 +274,33 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
   var member: SubjectMember?
   @usableFromInline
   let censusScope: CensusScope?
+  // Immutable: tells the subject, specialized for its element type and the subscriber's.
+  @usableFromInline
+  let notify: (SubjectMember, SubjectMember.Notice) -> Void
 
   @usableFromInline
   var description: String { "Subject" }
 
   @inlinable
-  init(member: SubjectMember, censusScope: CensusScope?) {
+  init(
+    member: SubjectMember, censusScope: CensusScope?,
+    notify: @escaping (SubjectMember, SubjectMember.Notice) -> Void
+  ) {
     self.member = member
     self.censusScope = censusScope
+    self.notify = notify
   }
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    lock.withLock { _ in member }?.request(demand)
+    guard let member = lock.withLock({ _ in member }) else { return }
+    member.addDemand(demand)
+    // Pairs with `SubjectSubscription.missedCurrentValue`: either the subject sees this demand
+    // after marking the value as missed, or this load sees the mark.
+    if member.tracksCurrentValue && member.awaitingCurrentValue.load(ordering: .sequentiallyConsistent) {
+      notify(member, .wantsCurrentValue)
+    }
   }
 
   @usableFromInline
@@ -303,7 +309,8 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
       defer { self.member = nil }
       return self.member
     }
-    member?.cancel()
+    guard let member, !member.terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    notify(member, .cancelled)
   }
 
   /// Called by the subject's delivery when the subscription has ended.

@@ -168,7 +168,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       return
     }
     let conduit = SubjectSubscription(core: self, downstream: subscriber)
-    let handle = SubjectHandle(member: conduit, censusScope: conduit.censusScope)
+    let handle = SubjectHandle(
+      member: conduit, censusScope: conduit.censusScope, notify: SubjectSubscription<S>.notify)
     conduit.handle = handle
     // The subscriber joins first, so that it gets whatever is sent from inside
     // `receive(subscription:)`, but it is not called until that has returned: what comes
@@ -314,7 +315,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     case .value(let value): broadcast(value)
     case .completion(let completion): finishAll(completion)
     case .join(let conduit): join(conduit)
-    case .ready(let conduit): conduit.becomeReady(conduit)
+    case .ready(let conduit): conduit.becomeReady()
     case .leave(let conduit): leave(conduit)
     case .offer(let conduit, let value): conduit.offer(conduit, value)
     }
@@ -342,7 +343,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     guard let finishing else { return }
     for index in 0..<count {
       let conduit = finishing[index].takeRetainedValue()
-      conduit.finish(conduit, completion)
+      conduit.finish(completion)
     }
     finishing.deallocate()
   }
@@ -356,7 +357,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     if let delivered {
       // The completion was sent after `receive(subscriber:)` looked; it waits for the subscriber
       // to be ready.
-      conduit.finish(conduit, delivered)
+      conduit.finish(delivered)
       return
     }
     if memberCount == memberCapacity {
