@@ -22,6 +22,42 @@ struct ReentrancyTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  @Test func sendFromInsideReceiveReachesEverySubscriberAfterTheValueBeingDelivered() {
+    let subject = PassthroughSubject<Int, Never>()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    let third = TestSubscriber<Int, Never>()
+    first.onValue { if $0 == 1 { subject.send(2) } }
+    second.onValue { if $0 == 2 { subject.send(3) } }
+    subject.subscribe(first)
+    subject.subscribe(second)
+    subject.subscribe(third)
+
+    subject.send(1)
+    subject.send(completion: .finished)
+
+    for subscriber in [first, second, third] {
+      #expect(subscriber.values == [1, 2, 3])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func currentValueSendFromInsideReceiveReachesEverySubscriberInOrder() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    first.onValue { if $0 == 1 { subject.send(2) } }
+    subject.subscribe(first)
+    subject.subscribe(second)
+
+    subject.send(1)
+    subject.send(completion: .finished)
+
+    #expect(first.values == [0, 1, 2])
+    #expect(second.values == [0, 1, 2])
+    #expect(subject.value == 2)
+  }
+
   @Test func currentValueSendFromInsideReceiveKeepsOrder() {
     let subject = CurrentValueSubject<Int, Never>(0)
     let subscriber = TestSubscriber<Int, Never>()
