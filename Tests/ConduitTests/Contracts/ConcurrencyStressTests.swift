@@ -230,6 +230,45 @@ struct SubjectStressTests {
     #expect(nothingAfterCancel)
     #expect(allInOrder)
   }
+
+  /// A thread that becomes the owner of delivery by subscribing, at a moment when nobody else
+  /// delivered, must not be kept delivering another thread's stream: the sender takes over.
+  @Test func aThreadThatSubscribesIsNotKeptDeliveringAnotherThreadsStream() {
+    let subject = PassthroughSubject<Int, Never>()
+    // Slower than a send, as most subscribers are, so that a sender that only queued would
+    // outpace the thread delivering for it.
+    let slow = StressSubscriber(workPerValue: 200)
+    subject.subscribe(slow)
+    let cap = 2_000_000
+    let subscriberDone = Atomic<Bool>(false)
+    let sentInAll = Atomic<Int>(0)
+
+    runOnThreads(2) { thread in
+      if thread == 0 {
+        var sent = 0
+        while sent < cap && !subscriberDone.load(ordering: .acquiring) {
+          subject.send(sent)
+          sent += 1
+        }
+        sentInAll.store(sent, ordering: .releasing)
+      } else {
+        for _ in 0..<200 {
+          let subscriber = StressSubscriber()
+          subject.subscribe(subscriber)
+          subscriber.cancelAndRecord()
+        }
+        subscriberDone.store(true, ordering: .releasing)
+      }
+    }
+    // Without a hand-over the subscribing thread would get out only once the sender had
+    // stopped at the cap.
+    let sent = sentInAll.load(ordering: .acquiring)
+    #expect(sent < cap)
+    #expect(slow.values.count == sent)
+    #expect(slow.overlaps == 0)
+    #expect(slow.values == Array(0..<slow.values.count))
+    subject.send(completion: .finished)
+  }
 }
 
 // MARK: - Helpers
@@ -287,15 +326,19 @@ private final class StressSubscriber: Subscriber, @unchecked Sendable {
   private let forbiddenSeen = Atomic<Bool>(false)
   private let completion = Atomic<Bool>(false)
   private let receivedAtCancel = Atomic<Int>(-1)
+  // Busy work done for each value, to make the subscriber slower than a send.
+  private let workPerValue: Int
+  private let work = Atomic<Int>(0)
   // Written in `receive(subscription:)`, on the subscribing thread, before any thread that reads
   // it has been started or given this subscriber.
   private var subscription: (any Subscription)?
   // Written by whichever thread delivers (deliveries are serialized); read once they are over.
   private(set) var values: [Int] = []
 
-  init(demand: Subscribers.Demand = .unlimited, forbidden: Int? = nil) {
+  init(demand: Subscribers.Demand = .unlimited, forbidden: Int? = nil, workPerValue: Int = 0) {
     self.demand = demand
     self.forbidden = forbidden
+    self.workPerValue = workPerValue
     values.reserveCapacity(demand == .unlimited ? 1_024 : demand.max ?? 0)
   }
 
@@ -315,6 +358,7 @@ private final class StressSubscriber: Subscriber, @unchecked Sendable {
       overlapCount.wrappingAdd(1, ordering: .relaxed)
     }
     if input == forbidden { forbiddenSeen.store(true, ordering: .relaxed) }
+    for step in 0..<workPerValue { work.wrappingAdd(step & 1, ordering: .relaxed) }
     values.append(input)
     received.wrappingAdd(1, ordering: .acquiringAndReleasing)
     inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
