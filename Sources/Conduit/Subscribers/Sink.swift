@@ -51,8 +51,8 @@ extension Subscribers {
     @usableFromInline @exclusivity(unchecked)
     var handlers: Unmanaged<Handlers>
     // Whether `receive(_:)` is running. A completion that arrives from inside it (from an
-    // upstream that breaks the contract) leaves the closures to be given up when it returns,
-    // rather than free the closure that is running.
+    // upstream that breaks the contract) leaves the closures to be given up when the outermost
+    // call returns, rather than free the closure that is running.
     @usableFromInline @exclusivity(unchecked)
     var receivingValue = false
     // Set by such a completion.
@@ -103,10 +103,12 @@ extension Subscribers {
     /// Receives a value from the upstream publisher and returns the additional demand.
     @inlinable
     public func receive(_ value: Input) -> Subscribers.Demand {
+      // Nested only if an upstream breaks the contract and re-enters.
+      let nested = receivingValue
       receivingValue = true
       handlers._withUnsafeGuaranteedRef { $0.receiveValue(value) }
-      receivingValue = false
-      if releaseAfterValue { releaseHandlers() }
+      receivingValue = nested
+      if releaseAfterValue && !nested { releaseHandlers() }
       return .none
     }
 

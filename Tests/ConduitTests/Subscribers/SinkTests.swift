@@ -241,6 +241,36 @@ struct SinkTests {
     _ = sink?.receive(2)
     sink = nil
   }
+
+  @Test func completionFromInsideANestedReceiveWaitsForTheOutermostToReturn() {
+    weak var weakCaptured: Captured?
+    var sink: Subscribers.Sink<Int, Never>?
+    var aliveAfterTheInnerValue = false
+    do {
+      let captured = Captured()
+      weakCaptured = captured
+      sink = Subscribers.Sink<Int, Never>(
+        receiveCompletion: { _ in },
+        receiveValue: { value in
+          // An upstream that breaks the contract twice: it re-enters with a value, and completes
+          // from inside that.
+          if value == 1 {
+            _ = sink?.receive(2)
+            aliveAfterTheInnerValue = weakCaptured != nil
+          } else {
+            sink?.receive(completion: .finished)
+          }
+          captured.touch()
+        })
+    }
+    sink?.receive(subscription: SpySubscription())
+
+    _ = sink?.receive(1)
+
+    #expect(aliveAfterTheInnerValue)
+    #expect(weakCaptured == nil)
+    sink = nil
+  }
 }
 
 private struct Oops: Error, Equatable {}
