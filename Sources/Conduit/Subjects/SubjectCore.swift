@@ -275,7 +275,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   @inlinable
   func drainQueue(owed: Int) {
     var owed = owed
-    var delivered = 0
+    // Events handled in this drain, counted towards offering to hand over.
+    var handled = 0
     while true {
       let events = queueLock.withLock { _ in
         defer { queue = [] }
@@ -285,8 +286,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       while index < events.endIndex {
         process(events[index])
         index += 1
-        delivered += 1
-        if delivered >= SubjectDelivery.successionThreshold {
+        handled += 1
+        if handled >= SubjectDelivery.successionThreshold {
           switch succession.load(ordering: .acquiring) {
           case Succession.none:
             succession.store(Succession.offered, ordering: .releasing)
@@ -297,7 +298,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
           }
         }
       }
-      if delivered >= SubjectDelivery.successionThreshold {
+      if handled >= SubjectDelivery.successionThreshold {
         // Withdraw the offer before letting go; a thread that took it gets delivery instead.
         let (withdrawn, current) = succession.compareExchange(
           expected: Succession.offered, desired: Succession.none, ordering: .acquiringAndReleasing)
