@@ -5,8 +5,8 @@ import Synchronization
 /// subscriptions, downstream demand, serialized delivery, completion, failure and cancellation)
 /// is `CombiningSubscription`'s.
 ///
-/// The instance lives inside the subscription's lock: its methods run under that lock and must
-/// not call out.
+/// The instance belongs to whichever thread owns the subscription (see `CombiningSubscription`):
+/// its methods run only there and must not call out.
 @usableFromInline
 protocol CombiningStrategy {
   associatedtype Output
@@ -64,7 +64,7 @@ struct UpstreamProgress {
 /// gives all its upstreams one empty slot.
 @usableFromInline
 final class CombiningSlot<Value>: CensusScoped {
-  // Guarded by the lock of the CombiningSubscription that owns the slot (Zip).
+  // Owned, like all its state, by the thread that owns the CombiningSubscription (Zip).
   @usableFromInline @exclusivity(unchecked)
   var queued = ValueQueue<Value>()
   // Guarded like `queued` (CombineLatest).
@@ -188,17 +188,26 @@ enum SlotReaders {
 /// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
 /// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
 ///
-/// Every upstream delivers through a `Side` that knows its index and its slot. A value is
-/// stored and combined under the lock; the output it makes goes straight down when nothing
-/// waits and nobody is delivering, and otherwise waits in `ready`, in the order made. Calls into the downstream never overlap, even when upstreams deliver on several
-/// threads: whichever thread sets `delivering` owns the downstream and delivers `ready` while
-/// there is demand, then lets go; a thread that finds delivery owned leaves its output in
-/// `ready` for the owner. The subscribing thread owns delivery until the downstream has
-/// returned from `receive(subscription:)`, so nothing reaches it before its subscription.
+/// Every upstream delivers through a `Side` that knows its index and its slot.
 ///
-/// Demand: the downstream's demand is counted here and nothing goes out beyond it. Upstreams are
-/// asked either for what the downstream asks (Zip, CombineLatest) or one value at a time
-/// (Merge); see `CombiningStrategy.requestsOneAtATime`. Demand owed to the upstream whose
+/// **Ownership.** Everything the subscription keeps (the strategy and its slots, the upstream
+/// subscriptions, the downstream demand, the outputs waiting for it) belongs to whichever thread
+/// owns the subscription, and only that thread calls into the downstream. A thread takes
+/// ownership by moving `ownership` from 0 to 1: an uncontended value costs these two atomic
+/// operations and no lock. A thread that finds ownership taken, including a re-entrant call
+/// from inside the downstream's `receive`, posts its event to `inbox` and counts it in
+/// `ownership`; the owner handles every posted event before it lets go, so nothing waits and
+/// nothing deadlocks. Between two outputs the owner looks for posted events first, so that a
+/// downstream that cancels from inside `receive(_:)` gets nothing more. The subscribing thread
+/// owns the subscription until the downstream has returned from `receive(subscription:)`.
+///
+/// Upstreams are cancelled by the owner as soon as it decides to, but requested from only after
+/// it has let go, so that a synchronous upstream delivers through the uncontended path rather
+/// than into the inbox.
+///
+/// **Demand.** The downstream's demand is counted here and nothing goes out beyond it.
+/// Upstreams are asked either for what the downstream asks (Zip, CombineLatest) or one value at a
+/// time (Merge); see `CombiningStrategy.requestsOneAtATime`. Demand owed to the upstream whose
 /// `receive(_:)` is on the stack is returned from that call rather than requested.
 ///
 /// The subscription finishes once the strategy says no output can come and `ready` is empty;
@@ -219,144 +228,109 @@ where Downstream.Input == Strategy.Output {
     case active
     /// No output can come any more; the completion follows what waits in `ready`.
     case finishing
-    /// A failure waits for the delivering thread.
-    case failing(Failure)
-    /// The downstream cancelled; the delivering thread forgets it.
-    case cancelled
+    /// Completed, failed or cancelled: the downstream and the upstreams are forgotten.
     case done
   }
 
+  /// What a thread that does not own the subscription leaves for the owner.
   @usableFromInline
-  struct State {
+  enum Event {
+    case subscription(any Subscription, index: Int)
+    /// Stores a value in its slot and returns the output it completes, if any.
+    case value((inout Strategy) -> Output?, index: Int)
+    case completion(Subscribers.Completion<Failure>, index: Int)
+    case demand(Subscribers.Demand)
+    case cancel
+  }
+
+  /// What the owner asks of the upstreams once it has let go.
+  @usableFromInline
+  struct Requests {
+    /// Asked of every upstream in `targets` except the one whose `receive(_:)` is on the stack.
     @usableFromInline
-    var phase = Phase.active
-    /// Never replaced: it owns the slots that the sides hold unretained.
+    var ask = Subscribers.Demand.none
+    /// The upstreams when the owner let go.
     @usableFromInline
-    var strategy: Strategy
+    var targets: [(any Subscription)?] = []
+    /// One more value each, for a merge (at most one per delivered value).
     @usableFromInline
-    var upstreams: [(any Subscription)?]
+    var refills: [any Subscription] = []
+    /// The first request of upstreams that subscribed.
     @usableFromInline
-    var progress: UpstreamProgress
-    /// Outputs made and not yet delivered, with the upstream whose value made each.
-    @usableFromInline
-    var ready = ValueQueue<(source: Int, output: Output)>()
-    /// Downstream demand not yet spent.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    /// Everything the downstream has requested: what an upstream that subscribes late is asked
-    /// for when requests are passed through.
-    @usableFromInline
-    var requested = Subscribers.Demand.none
-    /// One value at a time is over: every upstream was asked for `.unlimited`.
-    @usableFromInline
-    var upstreamsUnlimited = false
-    @usableFromInline
-    var delivering = true
+    var starts: [(any Subscription, Subscribers.Demand)] = []
 
     @inlinable
-    init(strategy: Strategy, upstreamCount: Int) {
-      self.strategy = strategy
-      upstreams = Array(repeating: nil, count: upstreamCount)
-      progress = UpstreamProgress(upstreamCount: upstreamCount)
-    }
+    init() {}
 
     @inlinable
-    var isActive: Bool {
-      if case .active = phase { return true }
-      return false
-    }
-
-    @inlinable
-    var isFinishing: Bool {
-      if case .finishing = phase { return true }
-      return false
-    }
-
-    /// Whether the delivering thread has something to do.
-    @inlinable
-    var hasWork: Bool {
-      switch phase {
-      case .active: return demand > 0 && !ready.isEmpty
-      case .finishing: return ready.isEmpty || demand > 0
-      case .failing, .cancelled: return true
-      case .done: return false
+    func send(except side: Int?) {
+      for (subscription, demand) in starts { subscription.request(demand) }
+      if ask > 0 {
+        for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
       }
-    }
-
-    /// Takes delivery when nobody has it and there is something to do, and returns the first
-    /// thing to do: the caller then owns delivery and must `drain` from it.
-    @inlinable
-    mutating func claimDelivery() -> Step? {
-      guard !delivering, hasWork else { return nil }
-      delivering = true
-      return nextStep()
-    }
-
-    /// What the delivering thread does next; lets go of delivery when there is nothing to do.
-    @inlinable
-    mutating func nextStep() -> Step {
-      switch phase {
-      case .failing(let error):
-        phase = .done
-        return .complete(.failure(error))
-      case .cancelled:
-        phase = .done
-        return .release
-      case .done:
-        return .release
-      case .active, .finishing:
-        if demand > 0, let next = ready.popFirst() {
-          demand -= 1
-          let refills = Strategy.requestsOneAtATime && !upstreamsUnlimited && isActive
-          return .deliver(next.output, source: next.source, refill: refills && upstreams[next.source] != nil)
-        }
-        if isFinishing, ready.isEmpty {
-          phase = .done
-          return .complete(.finished)
-        }
-        delivering = false
-        return .idle
-      }
-    }
-
-    /// Moves to `phase` and returns the upstreams to cancel; forgets them and every held value
-    /// (the outputs in `ready` too, unless the subscription is only finishing).
-    @inlinable
-    mutating func end(_ phase: Phase) -> [(any Subscription)?] {
-      self.phase = phase
-      if !isFinishing { ready.removeAll() }
-      strategy.release()
-      defer { upstreams = [] }
-      return upstreams
+      for upstream in refills { upstream.request(.max(1)) }
     }
   }
 
-  /// What the delivering thread does next.
+  /// Holds the downstream where a call into it needs no retain: the subscription references it
+  /// unmanaged, and releases it when the subscription ends.
   @usableFromInline
-  enum Step {
-    // `refill` names no subscription: an existential in the payload would make every copy of a
-    // step go through the runtime's generic enum witnesses.
-    case deliver(Output, source: Int, refill: Bool)
-    case complete(Subscribers.Completion<Failure>)
-    case release
-    case idle
+  final class Receiver {
+    @usableFromInline
+    let downstream: Downstream
+
+    @inlinable
+    init(_ downstream: Downstream) {
+      self.downstream = downstream
+    }
   }
 
+  /// 0 when nobody owns the subscription; otherwise 1 plus the events posted to `inbox` that the
+  /// owner has not yet counted.
+  @usableFromInline
+  let ownership = Atomic<Int>(1)
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
-  // Owned by the thread that set `delivering`; released when the subscription ends.
-  // Exclusive access is guaranteed by `delivering`, so the runtime check is skipped.
-  @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
-  // Touched only by the subscribing thread, while it attaches the upstreams.
-  @usableFromInline @exclusivity(unchecked)
-  var attached = 0
+  let inbox = Locked(ValueQueue<Event>())
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
   let handle: (CombiningSubscription, SubscriptionRequest) -> Void
+
+  // The state below belongs to the thread that owns the subscription (see `ownership`), which
+  // makes the runtime exclusivity checks redundant.
+  @usableFromInline @exclusivity(unchecked)
+  var phase = Phase.active
+  /// Never replaced: it owns the slots that the sides hold unretained.
+  @usableFromInline @exclusivity(unchecked)
+  var strategy: Strategy
+  @usableFromInline @exclusivity(unchecked)
+  var upstreams: [(any Subscription)?]
+  @usableFromInline @exclusivity(unchecked)
+  var progress: UpstreamProgress
+  /// Outputs made and not yet delivered, with the upstream whose value made each.
+  @usableFromInline @exclusivity(unchecked)
+  var ready = ValueQueue<(source: Int, output: Output)>()
+  /// Downstream demand not yet spent.
+  @usableFromInline @exclusivity(unchecked)
+  var demand = Subscribers.Demand.none
+  /// Everything the downstream has requested: what an upstream that subscribes late is asked
+  /// for when requests are passed through.
+  @usableFromInline @exclusivity(unchecked)
+  var requested = Subscribers.Demand.none
+  /// One value at a time is over: every upstream was asked for `.unlimited`.
+  @usableFromInline @exclusivity(unchecked)
+  var upstreamsUnlimited = false
+  /// What to ask of the upstreams once the owner lets go.
+  @usableFromInline @exclusivity(unchecked)
+  var pending: Requests?
+  /// Retained; `nil` once the subscription has ended.
+  @usableFromInline @exclusivity(unchecked)
+  var receiver: Unmanaged<Receiver>?
+  // Touched only by the subscribing thread, while it attaches the upstreams.
+  @usableFromInline @exclusivity(unchecked)
+  var attached = 0
 
   @usableFromInline
   var description: String { Strategy.description }
@@ -366,25 +340,32 @@ where Downstream.Input == Strategy.Output {
   /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
   @inlinable
   static func subscribe(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
+    // Created owned by this thread (see `ownership`), which keeps it until the downstream has
+    // its subscription.
     let subscription = CombiningSubscription(strategy: strategy, upstreamCount: upstreamCount, downstream: downstream)
     downstream.receive(subscription: subscription)
-    let (upstreams, step) = subscription.state.withLock { state -> ([(any Subscription)?], Step?) in
-      state.delivering = false
-      // A merge of no publishers has nothing to wait for.
-      let upstreams = state.isActive && state.strategy.isExhausted(state.progress) ? state.end(.finishing) : []
-      return (upstreams, state.claimDelivery())
+    var owed = Subscribers.Demand.none
+    subscription.absorb(side: nil, owed: &owed)
+    // A merge of no publishers has nothing to wait for.
+    if case .active = subscription.phase, subscription.strategy.isExhausted(subscription.progress) {
+      subscription.end(.finishing)
     }
-    for upstream in upstreams { upstream?.cancel() }
-    if let step { _ = subscription.drain(from: step, returningDemandTo: nil) }
+    subscription.own(held: 1, side: nil, owed: &owed)
     return subscription
   }
 
   @inlinable
   init(strategy: Strategy, upstreamCount: Int, downstream: Downstream) {
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
-    state = Locked(State(strategy: strategy, upstreamCount: upstreamCount))
-    self.downstream = downstream
+    self.strategy = strategy
+    upstreams = Array(repeating: nil, count: upstreamCount)
+    progress = UpstreamProgress(upstreamCount: upstreamCount)
+    receiver = Unmanaged.passRetained(Receiver(downstream))
     handle = SubscriptionRequest.dispatcher()
+  }
+
+  deinit {
+    receiver?.release()
   }
 
   /// Subscribes to the next upstream, whose values go to `slot`.
@@ -412,153 +393,262 @@ where Downstream.Input == Strategy.Output {
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    _ = addDemand(demand, returningTo: nil)
-    if let step = state.withLock({ $0.claimDelivery() }) {
-      _ = drain(from: step, returningDemandTo: nil)
-    }
+    _ = submit(.demand(demand), side: nil)
   }
 
   @inlinable
   func handleCancel() {
-    let (upstreams, step) = state.withLock { state -> ([(any Subscription)?], Step?) in
-      switch state.phase {
-      case .cancelled, .done: return ([], nil)
-      case .active, .finishing, .failing: break
-      }
-      let upstreams = state.end(.cancelled)
-      return (upstreams, state.claimDelivery())
-    }
-    for upstream in upstreams { upstream?.cancel() }
-    if let step { _ = drain(from: step, returningDemandTo: nil) }
-  }
-
-  /// Counts `more` downstream demand and asks the upstreams for what the strategy wants. The part
-  /// owed to upstream `side`, whose `receive(_:)` is on the stack, is returned instead.
-  @inlinable
-  func addDemand(_ more: Subscribers.Demand, returningTo side: Int?) -> Subscribers.Demand {
-    let (upstreams, ask) = state.withLock { state -> ([(any Subscription)?], Subscribers.Demand) in
-      switch state.phase {
-      case .active: break
-      case .finishing:
-        state.demand += more
-        return ([], .none)
-      case .failing, .cancelled, .done: return ([], .none)
-      }
-      state.demand += more
-      state.requested += more
-      if !Strategy.requestsOneAtATime { return (state.upstreams, more) }
-      guard more == .unlimited, !state.upstreamsUnlimited else { return ([], .none) }
-      state.upstreamsUnlimited = true
-      return (state.upstreams, .unlimited)
-    }
-    var owed = Subscribers.Demand.none
-    for (index, upstream) in upstreams.enumerated() {
-      guard let upstream else { continue }
-      if index == side { owed += ask } else { upstream.request(ask) }
-    }
-    return owed
-  }
-
-  // MARK: Delivery
-
-  /// Runs while this thread owns delivery, from the `step` it was given when it took it:
-  /// delivers what waits in `ready` while the downstream has demand, then the completion once
-  /// it is due. Returns the demand owed to upstream `side`.
-  @inlinable
-  func drain(from step: Step, returningDemandTo side: Int?) -> Subscribers.Demand {
-    var step = step
-    var owed = Subscribers.Demand.none
-    while true {
-      switch step {
-      case .deliver(let output, let source, let refill):
-        if refill {
-          if source == side { owed += 1 } else { upstream(at: source)?.request(.max(1)) }
-        }
-        if let downstream {
-          let more = downstream.receive(output)
-          if more > 0 { owed += addDemand(more, returningTo: side) }
-        }
-      case .complete(let completion):
-        let downstream = self.downstream
-        self.downstream = nil
-        downstream?.receive(completion: completion)
-        return .none
-      case .release:
-        downstream = nil
-        return .none
-      case .idle:
-        return owed
-      }
-      step = state.withLock { $0.nextStep() }
-    }
-  }
-
-  /// The subscription of upstream `index`, if it is still attached.
-  @inlinable
-  func upstream(at index: Int) -> (any Subscription)? {
-    state.withLock { state in state.upstreams.indices.contains(index) ? state.upstreams[index] : nil }
+    _ = submit(.cancel, side: nil)
   }
 
   // MARK: Upstream events
 
   @inlinable
   func receive(subscription: any Subscription, at index: Int) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
-      guard state.isActive, state.upstreams[index] == nil, !state.progress.finished[index] else { return nil }
-      state.upstreams[index] = subscription
-      guard Strategy.requestsOneAtATime else { return state.requested }
-      return state.upstreamsUnlimited ? .unlimited : .max(1)
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand > 0 { subscription.request(demand) }
+    _ = submit(.subscription(subscription, index: index), side: nil)
   }
 
   @inlinable
   func receive<Value>(_ value: Value, at index: Int, slot: CombiningSlot<Value>) -> Subscribers.Demand {
-    let (upstreams, step) = state.withLock { state -> ([(any Subscription)?], Step?) in
-      guard state.isActive else { return ([], nil) }
-      var upstreams: [(any Subscription)?] = []
-      if let output = state.strategy.combine(value, from: index, in: slot) {
-        if !state.delivering, state.ready.isEmpty, state.demand > 0, !state.strategy.isExhausted(state.progress) {
-          // Nothing queued and nobody delivering: the output goes straight down.
-          state.delivering = true
-          state.demand -= 1
-          let refills = Strategy.requestsOneAtATime && !state.upstreamsUnlimited
-          return ([], .deliver(output, source: index, refill: refills && state.upstreams[index] != nil))
-        }
-        if !Strategy.dropsOutputWithoutDemand || state.demand > state.ready.count {
-          state.ready.append((index, output))
-        }
-        if state.strategy.isExhausted(state.progress) { upstreams = state.end(.finishing) }
+    guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+      let slot = Unmanaged.passUnretained(slot)
+      let combine: (inout Strategy) -> Output? = { strategy in
+        slot._withUnsafeGuaranteedRef { strategy.combine(value, from: index, in: $0) }
       }
-      return (upstreams, state.claimDelivery())
+      return post(.value(combine, index: index), side: index)
     }
-    for upstream in upstreams { upstream?.cancel() }
-    guard let step else { return .none }
-    return drain(from: step, returningDemandTo: index)
+    var owed = Subscribers.Demand.none
+    if case .active = phase, let output = strategy.combine(value, from: index, in: slot) {
+      if ready.isEmpty, demand > 0, !strategy.isExhausted(progress) {
+        // Nothing waits: the output goes straight down.
+        demand -= 1
+        deliver(output, source: index, side: index, owed: &owed)
+      } else {
+        keep(output, source: index)
+      }
+    }
+    own(held: 1, side: index, owed: &owed)
+    return owed
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
-    let (upstreams, step) = state.withLock { state -> ([(any Subscription)?], Step?) in
-      guard state.isActive else { return ([], nil) }
-      state.upstreams[index] = nil
-      state.progress.markFinished(index)
-      let upstreams: [(any Subscription)?]
+    _ = submit(.completion(completion, index: index), side: nil)
+  }
+
+  // MARK: Ownership
+
+  /// Handles `event` as the owner, or leaves it to the owner. Returns the demand owed to upstream
+  /// `side`, whose `receive(_:)` is on the stack.
+  @inlinable
+  func submit(_ event: Event, side: Int?) -> Subscribers.Demand {
+    guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+      return post(event, side: side)
+    }
+    var owed = Subscribers.Demand.none
+    handle(event, side: side, owed: &owed)
+    own(held: 1, side: side, owed: &owed)
+    return owed
+  }
+
+  /// Leaves `event` in the inbox; handles it and what else is there if the owner let go meanwhile.
+  @inlinable
+  func post(_ event: Event, side: Int?) -> Subscribers.Demand {
+    inbox.withLock { $0.append(event) }
+    guard ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
+    var owed = Subscribers.Demand.none
+    absorb(side: side, owed: &owed)
+    own(held: 1, side: side, owed: &owed)
+    return owed
+  }
+
+  /// Runs as the owner until nothing is left to do, then lets go, and only then asks the
+  /// upstreams for what the owner decided to ask. `held` is how much of `ownership` the caller has
+  /// accounted for.
+  @inlinable
+  func own(held: Int, side: Int?, owed: inout Subscribers.Demand) {
+    var held = held
+    while true {
+      pump(held: &held, side: side, owed: &owed)
+      // An optional, so that the usual case, with nothing to ask, builds and releases no arrays.
+      var outgoing: Requests? = nil
+      if pending != nil {
+        swap(&outgoing, &pending)
+        if outgoing!.ask > 0 { outgoing!.targets = upstreams }
+      }
+      let (released, current) = ownership.compareExchange(
+        expected: held, desired: 0, ordering: .acquiringAndReleasing)
+      if released {
+        outgoing?.send(except: side)
+        return
+      }
+      // Still the owner: what was to be asked stays pending, for the next attempt.
+      if outgoing != nil { swap(&outgoing, &pending) }
+      held = current
+      absorb(side: side, owed: &owed)
+    }
+  }
+
+  /// Delivers what waits in `ready` while the downstream has demand, then the completion once it
+  /// is due, handling what was posted before each output.
+  @inlinable
+  func pump(held: inout Int, side: Int?, owed: inout Subscribers.Demand) {
+    while true {
+      let current = ownership.load(ordering: .acquiring)
+      if current != held {
+        held = current
+        absorb(side: side, owed: &owed)
+      }
+      switch phase {
+      case .done:
+        return
+      case .active, .finishing:
+        if demand > 0, let next = ready.popFirst() {
+          demand -= 1
+          deliver(next.output, source: next.source, side: side, owed: &owed)
+          continue
+        }
+        if case .finishing = phase, ready.isEmpty {
+          end(.done)
+          complete(.finished)
+        }
+        return
+      }
+    }
+  }
+
+  /// Handles every event posted so far.
+  @inlinable
+  func absorb(side: Int?, owed: inout Subscribers.Demand) {
+    var events = inbox.withLock { inbox -> ValueQueue<Event> in
+      defer { inbox = ValueQueue() }
+      return inbox
+    }
+    while let event = events.popFirst() {
+      handle(event, side: side, owed: &owed)
+    }
+  }
+
+  /// Handles one event as the owner. An output it makes waits in `ready`, for `pump`.
+  @inlinable
+  func handle(_ event: Event, side: Int?, owed: inout Subscribers.Demand) {
+    switch event {
+    case .value(let combine, let index):
+      guard case .active = phase, let output = combine(&strategy) else { return }
+      keep(output, source: index)
+    case .subscription(let subscription, let index):
+      guard case .active = phase, upstreams[index] == nil, !progress.finished[index] else {
+        subscription.cancel()
+        return
+      }
+      upstreams[index] = subscription
+      let first: Subscribers.Demand
+      if Strategy.requestsOneAtATime {
+        first = upstreamsUnlimited ? .unlimited : .max(1)
+      } else {
+        // What is still to be asked of the other upstreams is asked of this one too.
+        first = requested - (pending?.ask ?? .none)
+      }
+      if first > 0 { note { $0.starts.append((subscription, first)) } }
+    case .completion(let completion, let index):
+      guard case .active = phase else { return }
+      upstreams[index] = nil
+      progress.markFinished(index)
       switch completion {
       case .finished:
-        guard state.strategy.isExhausted(state.progress) else { return ([], nil) }
-        upstreams = state.end(.finishing)
-      case .failure(let error):
-        upstreams = state.end(.failing(error))
+        if strategy.isExhausted(progress) { end(.finishing) }
+      case .failure:
+        end(.done)
+        complete(completion)
       }
-      return (upstreams, state.claimDelivery())
+    case .demand(let more):
+      addDemand(more, side: side, owed: &owed)
+    case .cancel:
+      switch phase {
+      case .done: return
+      case .active, .finishing:
+        end(.done)
+        receiver?.release()
+        receiver = nil
+      }
     }
-    for upstream in upstreams { upstream?.cancel() }
-    if let step { _ = drain(from: step, returningDemandTo: nil) }
+  }
+
+  // MARK: Owner's work
+
+  /// Adds to what the upstreams are to be asked once the owner lets go.
+  @inlinable
+  func note(_ change: (inout Requests) -> Void) {
+    if pending == nil { pending = Requests() }
+    change(&pending!)
+  }
+
+  /// Keeps an output for when the downstream has demand (a combineLatest drops what no demand
+  /// would take), and starts finishing once no output can come.
+  @inlinable
+  func keep(_ output: Output, source: Int) {
+    if !Strategy.dropsOutputWithoutDemand || demand > ready.count {
+      ready.append((source, output))
+    }
+    if strategy.isExhausted(progress) { end(.finishing) }
+  }
+
+  /// Sends one output downstream, whose demand the caller has already spent.
+  @inlinable
+  func deliver(
+    _ output: Output, source: Int, side: Int?, owed: inout Subscribers.Demand
+  ) {
+    if Strategy.requestsOneAtATime, !upstreamsUnlimited, case .active = phase, let upstream = upstreams[source] {
+      if source == side { owed += 1 } else { note { $0.refills.append(upstream) } }
+    }
+    guard let receiver else { return }
+    let more = receiver._withUnsafeGuaranteedRef { $0.downstream.receive(output) }
+    if more > 0 { addDemand(more, side: side, owed: &owed) }
+  }
+
+  /// Counts `more` downstream demand and notes what to ask of the upstreams. The part owed to
+  /// upstream `side`, whose `receive(_:)` is on the stack, is returned instead.
+  @inlinable
+  func addDemand(_ more: Subscribers.Demand, side: Int?, owed: inout Subscribers.Demand) {
+    switch phase {
+    case .active: break
+    case .finishing:
+      demand += more
+      return
+    case .done: return
+    }
+    demand += more
+    requested += more
+    let ask: Subscribers.Demand
+    if Strategy.requestsOneAtATime {
+      guard more == .unlimited, !upstreamsUnlimited else { return }
+      upstreamsUnlimited = true
+      ask = .unlimited
+    } else {
+      ask = more
+    }
+    if let side, upstreams[side] != nil { owed += ask }
+    note { $0.ask += ask }
+  }
+
+  /// Moves to `next`, forgets every value held (the outputs in `ready` too, unless only
+  /// finishing) and cancels the upstreams still running.
+  @inlinable
+  func end(_ next: Phase) {
+    if case .done = next { ready.removeAll() }
+    phase = next
+    strategy.release()
+    let running = upstreams
+    upstreams = []
+    for upstream in running { upstream?.cancel() }
+  }
+
+  /// Sends the completion downstream and forgets the downstream.
+  @inlinable
+  func complete(_ completion: Subscribers.Completion<Failure>) {
+    guard let receiver else { return }
+    self.receiver = nil
+    receiver.takeRetainedValue().downstream.receive(completion: completion)
   }
 }
 
