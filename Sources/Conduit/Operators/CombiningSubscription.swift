@@ -427,8 +427,22 @@ where Downstream.Input == Strategy.Output {
         keep(output, source: index)
       }
     }
+    if isSettled, ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+      return owed
+    }
     own(held: 1, side: index, owed: &owed)
     return owed
+  }
+
+  /// Whether the owner has nothing left to do but let go, as long as nothing was posted: no
+  /// output it could deliver, no completion due, nothing to ask of the upstreams.
+  @inlinable
+  var isSettled: Bool {
+    switch phase {
+    case .active: return pending == nil && (ready.isEmpty || demand == .none)
+    case .finishing: return false
+    case .done: return pending == nil
+    }
   }
 
   @inlinable
