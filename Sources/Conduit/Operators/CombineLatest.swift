@@ -36,11 +36,10 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let slots = CombiningSlots<A.Output, B.Output>(inheritingFrom: subscriber)
-      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
+      let strategy = CombineLatestStrategy(slots: Slots2<A.Output, B.Output>(inheritingFrom: subscriber))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
-        .attach(a, slot: strategy.slots.all.0)
-        .attach(b, slot: strategy.slots.all.1)
+        .attach(a, slot: strategy.slots.a)
+        .attach(b, slot: strategy.slots.b)
     }
   }
 
@@ -76,12 +75,11 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let slots = CombiningSlots<A.Output, B.Output, C.Output>(inheritingFrom: subscriber)
-      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
+      let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>(inheritingFrom: subscriber))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
-        .attach(a, slot: strategy.slots.all.0)
-        .attach(b, slot: strategy.slots.all.1)
-        .attach(c, slot: strategy.slots.all.2)
+        .attach(a, slot: strategy.slots.a)
+        .attach(b, slot: strategy.slots.b)
+        .attach(c, slot: strategy.slots.c)
     }
   }
 
@@ -124,13 +122,13 @@ extension Publishers {
 
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let slots = CombiningSlots<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber)
-      let strategy = CombineLatestStrategy(slots: slots, take: SlotReaders.latest(slots.all))
+      let strategy = CombineLatestStrategy(
+        slots: Slots4<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber))
       CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
-        .attach(a, slot: strategy.slots.all.0)
-        .attach(b, slot: strategy.slots.all.1)
-        .attach(c, slot: strategy.slots.all.2)
-        .attach(d, slot: strategy.slots.all.3)
+        .attach(a, slot: strategy.slots.a)
+        .attach(b, slot: strategy.slots.b)
+        .attach(c, slot: strategy.slots.c)
+        .attach(d, slot: strategy.slots.d)
     }
   }
 }
@@ -255,17 +253,13 @@ extension Publisher {
 /// Combines the latest values: an output takes the latest value of every upstream, once each
 /// has one.
 @usableFromInline
-struct CombineLatestStrategy<each Value>: CombiningStrategy {
+struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   @usableFromInline
-  let slots: CombiningSlots<repeat each Value>
-  // Builds an output when every slot can contribute; see `SlotReaders`.
-  @usableFromInline
-  let take: () -> (repeat each Value)?
+  let slots: Slots
 
   @inlinable
-  init(slots: CombiningSlots<repeat each Value>, take: @escaping () -> (repeat each Value)?) {
+  init(slots: Slots) {
     self.slots = slots
-    self.take = take
   }
 
   @inlinable
@@ -276,9 +270,9 @@ struct CombineLatestStrategy<each Value>: CombiningStrategy {
   static var dropsOutputWithoutDemand: Bool { true }
 
   @inlinable
-  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> (repeat each Value)? {
+  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
     slot.latest = value
-    return take()
+    return slots.latest()
   }
 
   /// As in Combine: every upstream must finish, even one that never published.

@@ -88,100 +88,163 @@ final class CombiningSlot<Value>: CensusScoped {
 }
 
 /// One slot per upstream, of each upstream's output type: the storage of `Zip` and
-/// `CombineLatest` for any number of upstreams.
+/// `CombineLatest`, written out for each arity that Combine has. The reads are specialized for
+/// the concrete slot types, so that an output is built in registers: a loop over a parameter
+/// pack ran unspecialized generic code for every element, and a stored reader closure returned
+/// each output through memory.
 @usableFromInline
-struct CombiningSlots<each Value> {
+protocol SlotSet {
+  associatedtype Output
+
+  /// The latest value of every slot, once each has one (combineLatest).
+  func latest() -> Output?
+
+  /// Takes the oldest queued value of every slot, once each has one (zip).
+  func takeOldest() -> Output?
+
+  /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
+  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool
+
+  /// Forgets every value held.
+  func removeAll()
+}
+
+extension CombiningSlot {
+  @inlinable
+  var isDrained: Bool { queued.isEmpty }
+
+  @inlinable
+  func forget() {
+    queued.removeAll()
+    latest = nil
+  }
+}
+
+/// The slots of two upstreams.
+@usableFromInline
+struct Slots2<A, B>: SlotSet {
   @usableFromInline
-  let all: (repeat CombiningSlot<each Value>)
+  let a: CombiningSlot<A>
+  @usableFromInline
+  let b: CombiningSlot<B>
 
   @inlinable
   init(inheritingFrom related: Any) {
-    all = (repeat CombiningSlot<each Value>(inheritingFrom: related))
+    a = CombiningSlot(inheritingFrom: related)
+    b = CombiningSlot(inheritingFrom: related)
   }
 
-  /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
+  @inlinable
+  func latest() -> (A, B)? {
+    guard let a = a.latest, let b = b.latest else { return nil }
+    return (a, b)
+  }
+
+  @inlinable
+  func takeOldest() -> (A, B)? {
+    guard !a.isDrained, !b.isDrained else { return nil }
+    return (a.takeOldest(), b.takeOldest())
+  }
+
   @inlinable
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
-    var index = 0
-    for slot in repeat each all {
-      if progress.finished[index] && slot.queued.isEmpty { return true }
-      index += 1
-    }
-    return false
+    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
   }
 
   @inlinable
   func removeAll() {
-    for slot in repeat each all {
-      slot.queued.removeAll()
-      slot.latest = nil
-    }
+    a.forget()
+    b.forget()
   }
 }
 
-/// Builds the output of a zip or a combineLatest from its slots, written out for each arity that
-/// Combine has: a loop over a parameter pack runs unspecialized generic code for every element,
-/// which made each value cost dozens of metadata lookups.
+/// The slots of three upstreams.
 @usableFromInline
-enum SlotReaders {
-  /// Takes the oldest queued value of every slot, once each has one (zip).
+struct Slots3<A, B, C>: SlotSet {
+  @usableFromInline
+  let a: CombiningSlot<A>
+  @usableFromInline
+  let b: CombiningSlot<B>
+  @usableFromInline
+  let c: CombiningSlot<C>
+
   @inlinable
-  static func oldest<A, B>(_ slots: (CombiningSlot<A>, CombiningSlot<B>)) -> () -> (A, B)? {
-    {
-      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty else { return nil }
-      return (slots.0.takeOldest(), slots.1.takeOldest())
-    }
+  init(inheritingFrom related: Any) {
+    a = CombiningSlot(inheritingFrom: related)
+    b = CombiningSlot(inheritingFrom: related)
+    c = CombiningSlot(inheritingFrom: related)
   }
 
   @inlinable
-  static func oldest<A, B, C>(
-    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>)
-  ) -> () -> (A, B, C)? {
-    {
-      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty, !slots.2.queued.isEmpty else { return nil }
-      return (slots.0.takeOldest(), slots.1.takeOldest(), slots.2.takeOldest())
-    }
+  func latest() -> (A, B, C)? {
+    guard let a = a.latest, let b = b.latest, let c = c.latest else { return nil }
+    return (a, b, c)
   }
 
   @inlinable
-  static func oldest<A, B, C, D>(
-    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>, CombiningSlot<D>)
-  ) -> () -> (A, B, C, D)? {
-    {
-      guard !slots.0.queued.isEmpty, !slots.1.queued.isEmpty, !slots.2.queued.isEmpty, !slots.3.queued.isEmpty
-      else { return nil }
-      return (slots.0.takeOldest(), slots.1.takeOldest(), slots.2.takeOldest(), slots.3.takeOldest())
-    }
-  }
-
-  /// Reads the latest value of every slot, once each has one (combineLatest).
-  @inlinable
-  static func latest<A, B>(_ slots: (CombiningSlot<A>, CombiningSlot<B>)) -> () -> (A, B)? {
-    {
-      guard let a = slots.0.latest, let b = slots.1.latest else { return nil }
-      return (a, b)
-    }
+  func takeOldest() -> (A, B, C)? {
+    guard !a.isDrained, !b.isDrained, !c.isDrained else { return nil }
+    return (a.takeOldest(), b.takeOldest(), c.takeOldest())
   }
 
   @inlinable
-  static func latest<A, B, C>(
-    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>)
-  ) -> () -> (A, B, C)? {
-    {
-      guard let a = slots.0.latest, let b = slots.1.latest, let c = slots.2.latest else { return nil }
-      return (a, b, c)
-    }
+  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
+    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
+      || (progress.finished[2] && c.isDrained)
   }
 
   @inlinable
-  static func latest<A, B, C, D>(
-    _ slots: (CombiningSlot<A>, CombiningSlot<B>, CombiningSlot<C>, CombiningSlot<D>)
-  ) -> () -> (A, B, C, D)? {
-    {
-      guard let a = slots.0.latest, let b = slots.1.latest, let c = slots.2.latest, let d = slots.3.latest
-      else { return nil }
-      return (a, b, c, d)
-    }
+  func removeAll() {
+    a.forget()
+    b.forget()
+    c.forget()
+  }
+}
+
+/// The slots of four upstreams.
+@usableFromInline
+struct Slots4<A, B, C, D>: SlotSet {
+  @usableFromInline
+  let a: CombiningSlot<A>
+  @usableFromInline
+  let b: CombiningSlot<B>
+  @usableFromInline
+  let c: CombiningSlot<C>
+  @usableFromInline
+  let d: CombiningSlot<D>
+
+  @inlinable
+  init(inheritingFrom related: Any) {
+    a = CombiningSlot(inheritingFrom: related)
+    b = CombiningSlot(inheritingFrom: related)
+    c = CombiningSlot(inheritingFrom: related)
+    d = CombiningSlot(inheritingFrom: related)
+  }
+
+  @inlinable
+  func latest() -> (A, B, C, D)? {
+    guard let a = a.latest, let b = b.latest, let c = c.latest, let d = d.latest else { return nil }
+    return (a, b, c, d)
+  }
+
+  @inlinable
+  func takeOldest() -> (A, B, C, D)? {
+    guard !a.isDrained, !b.isDrained, !c.isDrained, !d.isDrained else { return nil }
+    return (a.takeOldest(), b.takeOldest(), c.takeOldest(), d.takeOldest())
+  }
+
+  @inlinable
+  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
+    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
+      || (progress.finished[2] && c.isDrained) || (progress.finished[3] && d.isDrained)
+  }
+
+  @inlinable
+  func removeAll() {
+    a.forget()
+    b.forget()
+    c.forget()
+    d.forget()
   }
 }
 
