@@ -99,8 +99,10 @@ protocol SlotSet {
   /// The latest value of every slot, once each has one (combineLatest).
   func latest() -> Output?
 
-  /// Takes the oldest queued value of every slot, once each has one (zip).
-  func takeOldest() -> Output?
+  /// Adds `value`, which upstream `index` delivered into `slot`, to the values queued (zip), and
+  /// takes the oldest queued value of every slot once each has one. When `value` completes an
+  /// output, it goes into that output without being queued.
+  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> Output?
 
   /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool
@@ -141,9 +143,18 @@ struct Slots2<A, B>: SlotSet {
   }
 
   @inlinable
-  func takeOldest() -> (A, B)? {
-    guard !a.isDrained, !b.isDrained else { return nil }
-    return (a.takeOldest(), b.takeOldest())
+  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B)? {
+    // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
+    // the others are not, `value` completes an output at once; otherwise it waits its turn.
+    if slot.isDrained {
+      switch index {
+      case 0 where !b.isDrained: return ((value as! A), b.takeOldest())
+      case 1 where !a.isDrained: return (a.takeOldest(), (value as! B))
+      default: break
+      }
+    }
+    slot.queued.append(value)
+    return nil
   }
 
   @inlinable
@@ -182,9 +193,19 @@ struct Slots3<A, B, C>: SlotSet {
   }
 
   @inlinable
-  func takeOldest() -> (A, B, C)? {
-    guard !a.isDrained, !b.isDrained, !c.isDrained else { return nil }
-    return (a.takeOldest(), b.takeOldest(), c.takeOldest())
+  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C)? {
+    // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
+    // the others are not, `value` completes an output at once; otherwise it waits its turn.
+    if slot.isDrained {
+      switch index {
+      case 0 where !b.isDrained && !c.isDrained: return ((value as! A), b.takeOldest(), c.takeOldest())
+      case 1 where !a.isDrained && !c.isDrained: return (a.takeOldest(), (value as! B), c.takeOldest())
+      case 2 where !a.isDrained && !b.isDrained: return (a.takeOldest(), b.takeOldest(), (value as! C))
+      default: break
+      }
+    }
+    slot.queued.append(value)
+    return nil
   }
 
   @inlinable
@@ -228,9 +249,24 @@ struct Slots4<A, B, C, D>: SlotSet {
   }
 
   @inlinable
-  func takeOldest() -> (A, B, C, D)? {
-    guard !a.isDrained, !b.isDrained, !c.isDrained, !d.isDrained else { return nil }
-    return (a.takeOldest(), b.takeOldest(), c.takeOldest(), d.takeOldest())
+  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C, D)? {
+    // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
+    // the others are not, `value` completes an output at once; otherwise it waits its turn.
+    if slot.isDrained {
+      switch index {
+      case 0 where !b.isDrained && !c.isDrained && !d.isDrained:
+        return ((value as! A), b.takeOldest(), c.takeOldest(), d.takeOldest())
+      case 1 where !a.isDrained && !c.isDrained && !d.isDrained:
+        return (a.takeOldest(), (value as! B), c.takeOldest(), d.takeOldest())
+      case 2 where !a.isDrained && !b.isDrained && !d.isDrained:
+        return (a.takeOldest(), b.takeOldest(), (value as! C), d.takeOldest())
+      case 3 where !a.isDrained && !b.isDrained && !c.isDrained:
+        return (a.takeOldest(), b.takeOldest(), c.takeOldest(), (value as! D))
+      default: break
+      }
+    }
+    slot.queued.append(value)
+    return nil
   }
 
   @inlinable

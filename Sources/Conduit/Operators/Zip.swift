@@ -267,8 +267,7 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
 
   @inlinable
   mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
-    slot.queued.append(value)
-    return slots.takeOldest()
+    slots.enqueue(value, at: index, in: slot)
   }
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
