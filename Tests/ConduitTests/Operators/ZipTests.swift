@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Dispatch
 import Testing
 
 private struct ZipError: Error, Equatable {}
@@ -274,6 +275,35 @@ struct ZipStressTests {
     #expect(values.count == count)
     #expect(values.map(\.0) == Array(0..<count))
     #expect(values.allSatisfy { $0.1 == -1 - $0.0 })
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  /// Requests arrive on a third thread while both upstreams send: the owner of the subscription
+  /// changes hands between all three, and the downstream still gets no more than it asked for.
+  @Test func demandFromAThirdThreadWhileTwoSendStaysWithinItAndInOrder() {
+    let count = 5_000
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
+    first.zip(second).subscribe(subscriber)
+
+    let requests = DispatchGroup()
+    DispatchQueue.global().async(group: requests) {
+      for _ in 0..<count / 2 { subscriber.request(.max(1)) }
+    }
+    sendFromTwoThreads(first, second, count: count)
+    requests.wait()
+    first.send(completion: .finished)
+    second.send(completion: .finished)
+
+    // A subject drops what is sent to a subscriber without demand, so how many pairs form depends
+    // on the interleaving; their order and the demand do not.
+    let values = subscriber.values
+    #expect(!values.isEmpty)
+    #expect(values.count <= count / 2)
+    #expect(values.map(\.0) == values.map(\.0).sorted())
+    #expect(values.map(\.1) == values.map(\.1).sorted(by: >))
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
   }
