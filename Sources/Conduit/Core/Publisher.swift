@@ -53,6 +53,12 @@ extension Publisher {
 }
 
 /// Forwards everything it receives to a subject, and lets the caller cancel the subscription.
+///
+/// A value goes through with one atomic load and no lock: the subject is held for the relay's
+/// whole life, and `phase` says whether values still go to it. The relay ends (and so lets go of
+/// the subject) once its upstream has forgotten it, which the upstream does when it completes
+/// or is cancelled, and the token that `Publisher.subscribe(_:)` returned has been cancelled or
+/// released.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible,
   @unchecked Sendable
@@ -62,34 +68,31 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @usableFromInline
   typealias Failure = Downstream.Failure
 
-  // Plain fields rather than an enum with payloads: a value goes through with one read of
-  // `subject`, instead of a copy of an enum that holds a subscription existential.
+  /// `phase` before the upstream's subscription arrives.
   @usableFromInline
-  struct State {
-    /// `nil` once the relay completed or was cancelled.
-    @usableFromInline
-    var subject: Downstream?
-    @usableFromInline
-    var upstream: (any Subscription)?
-    @usableFromInline
-    var subscribed = false
-
-    @inlinable
-    init(subject: Downstream) {
-      self.subject = subject
-    }
-  }
-
-  // Guarded by its own lock.
+  static var awaitingSubscription: Int { 0 }
+  /// `phase` while values go to the subject.
   @usableFromInline
-  let state: Locked<State>
+  static var subscribed: Int { 1 }
+  /// `phase` once the relay completed or was cancelled.
+  @usableFromInline
+  static var ended: Int { 2 }
+
+  @usableFromInline
+  let subject: Downstream
+  // Changed only under `upstream`'s lock; read without it by `receive(_:)`.
+  @usableFromInline
+  let phase = Atomic<Int>(0)
+  // Guarded by its own lock; `nil` before the subscription and once the relay has ended.
+  @usableFromInline
+  let upstream = Locked<(any Subscription)?>(nil)
   @usableFromInline
   let census: CensusToken
 
   @inlinable
   init(_ subject: Downstream) {
     census = CensusToken(SubjectSubscriber.self)
-    state = Locked(State(subject: subject))
+    self.subject = subject
   }
 
   @usableFromInline
@@ -97,13 +100,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let subject: Downstream? = state.withLock { state in
-      guard !state.subscribed, let subject = state.subject else { return nil }
-      state.subscribed = true
-      state.upstream = subscription
-      return subject
+    let accepted = upstream.withLock { upstream -> Bool in
+      guard phase.load(ordering: .relaxed) == Self.awaitingSubscription else { return false }
+      upstream = subscription
+      phase.store(Self.subscribed, ordering: .releasing)
+      return true
     }
-    guard let subject else {
+    guard accepted else {
       subscription.cancel()
       return
     }
@@ -112,34 +115,26 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let subject: Downstream? = state.withLock { state in state.subscribed ? state.subject : nil }
-    subject?.send(input)
+    if phase.load(ordering: .acquiring) == Self.subscribed { subject.send(input) }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let subject: Downstream? = state.withLock { state in
-      defer {
-        state.subject = nil
-        state.upstream = nil
-      }
-      return state.subscribed ? state.subject : nil
+    let wasSubscribed = upstream.withLock { upstream -> Bool in
+      upstream = nil
+      return phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed
     }
-    subject?.send(completion: completion)
+    if wasSubscribed { subject.send(completion: completion) }
   }
 
   @usableFromInline
   func cancel() {
-    let subscribed: (Downstream, any Subscription)? = state.withLock { state in
-      defer {
-        state.subject = nil
-        state.upstream = nil
-      }
-      guard state.subscribed, let subject = state.subject, let upstream = state.upstream else { return nil }
-      return (subject, upstream)
+    let subscription = upstream.withLock { upstream -> (any Subscription)? in
+      defer { upstream = nil }
+      return phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed ? upstream : nil
     }
-    guard let (subject, subscription) = subscribed else { return }
+    guard let subscription else { return }
     subscription.cancel()
     // Conduit's subjects keep their upstream subscriptions; a relay subscribed and cancelled over
     // and over must not accumulate dead ones.
