@@ -64,10 +64,15 @@ struct UpstreamProgress {
 /// gives all its upstreams one empty slot.
 @usableFromInline
 final class CombiningSlot<Value>: CensusScoped {
-  // Owned, like all its state, by the thread that owns the CombiningSubscription (Zip).
+  // The oldest value queued (Zip), kept apart from the others: a zip whose upstreams take turns
+  // never has more than one value waiting per slot, and then never touches `later`.
+  // Owned, like all its state, by the thread that owns the CombiningSubscription.
   @usableFromInline @exclusivity(unchecked)
-  var queued = ValueQueue<Value>()
-  // Guarded like `queued` (CombineLatest).
+  var oldest: Value?
+  // The values queued after `oldest` (Zip).
+  @usableFromInline @exclusivity(unchecked)
+  var later = ValueQueue<Value>()
+  // The latest value (CombineLatest).
   @usableFromInline @exclusivity(unchecked)
   var latest: Value?
   @usableFromInline
@@ -81,9 +86,34 @@ final class CombiningSlot<Value>: CensusScoped {
     census = CensusToken(CombiningSlot.self, inheritingFrom: related)
   }
 
+  /// Whether no value is queued.
+  @inlinable
+  var isDrained: Bool { oldest == nil }
+
+  /// Queues `value` behind those already queued.
+  @inlinable
+  func push(_ value: Value) {
+    if oldest == nil {
+      oldest = value
+    } else {
+      later.append(value)
+    }
+  }
+
+  /// Takes the oldest value queued; there must be one.
   @inlinable
   func takeOldest() -> Value {
-    queued.popFirst()!
+    let value = oldest.take()!
+    if !later.isEmpty { oldest = later.popFirst() }
+    return value
+  }
+
+  /// Forgets every value held.
+  @inlinable
+  func forget() {
+    oldest = nil
+    later.removeAll()
+    latest = nil
   }
 }
 
@@ -109,17 +139,6 @@ protocol SlotSet {
 
   /// Forgets every value held.
   func removeAll()
-}
-
-extension CombiningSlot {
-  @inlinable
-  var isDrained: Bool { queued.isEmpty }
-
-  @inlinable
-  func forget() {
-    queued.removeAll()
-    latest = nil
-  }
 }
 
 /// The slots of two upstreams.
@@ -153,7 +172,7 @@ struct Slots2<A, B>: SlotSet {
       default: break
       }
     }
-    slot.queued.append(value)
+    slot.push(value)
     return nil
   }
 
@@ -204,7 +223,7 @@ struct Slots3<A, B, C>: SlotSet {
       default: break
       }
     }
-    slot.queued.append(value)
+    slot.push(value)
     return nil
   }
 
@@ -265,7 +284,7 @@ struct Slots4<A, B, C, D>: SlotSet {
       default: break
       }
     }
-    slot.queued.append(value)
+    slot.push(value)
     return nil
   }
 
