@@ -764,11 +764,12 @@ where Downstream.Input == Strategy.Output {
   }
 
   /// Moves to `next`, forgets every value held (the outputs in `ready` too, unless only
-  /// finishing) and cancels the upstreams still running.
+  /// finishing) and cancels the upstreams still running, which are then asked for nothing more.
   @inlinable
   func end(_ next: Phase) {
     if case .done = next { ready.removeAll() }
     phase = next
+    pending = nil
     strategy.release()
     let running = upstreams
     upstreams = []

@@ -4,6 +4,11 @@ import Testing
 
 @testable import Conduit
 
+/// Tuples are not Equatable: tests compare their descriptions.
+private func described<Value>(_ values: [Value]) -> [String] {
+  values.map { "\($0)" }
+}
+
 /// The machinery `merge`, `zip` and `combineLatest` share, seen through all three.
 @Suite(.leakChecked)
 struct CombiningSubscriptionTests {
@@ -68,6 +73,53 @@ struct CombiningSubscriptionTests {
     #expect(twice.second.cancelled)
     subscriber.cancel()
     #expect(twice.first.cancelled)
+  }
+
+  @Test func cancellingInsideReceiveStopsTheDeliveryOfQueuedOutputs() {
+    let first = CombiningProbe<Int, Never>()
+    let second = CombiningProbe<Int, Never>()
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
+    first.zip(second).subscribe(subscriber)
+    for value in 1...3 {
+      first.send(value)
+      second.send(-value)
+    }
+    subscriber.onValue { _ in subscriber.cancel() }
+    subscriber.request(.max(3))
+
+    #expect(described(subscriber.values) == ["(1, -1)"])
+    #expect(first.cancelled && second.cancelled)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aValueSentFromInsideReceiveWaitsUntilReceiveReturns() {
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    var order: [String] = []
+    first.merge(with: second).subscribe(subscriber)
+    subscriber.onValue { value in
+      order.append("enter \(value)")
+      if value == 1 { second.send(2) }
+      order.append("leave \(value)")
+    }
+    first.send(1)
+
+    #expect(subscriber.values == [1, 2])
+    #expect(order == ["enter 1", "leave 1", "enter 2", "leave 2"])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func upstreamsAreAskedOnlyOnceTheDownstreamCallReturned() {
+    // A synchronous upstream that delivers from inside `request` goes through the uncontended
+    // path: every pair arrives, one request at a time.
+    let subscriber = TestSubscriber<(Int, String), Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    [1, 2, 3].publisher.zip(["a", "b", "c"].publisher).subscribe(subscriber)
+
+    #expect(described(subscriber.values) == ["(1, \"a\")", "(2, \"b\")", "(3, \"c\")"])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
   }
 
   @Test func releasesTheDownstreamAndUpstreamsWhenItCompletes() {
