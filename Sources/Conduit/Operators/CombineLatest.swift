@@ -269,7 +269,7 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   @inlinable
   static var dropsOutputWithoutDemand: Bool { true }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
     slot.latest = value
     return slots.latest()

@@ -91,7 +91,7 @@ final class CombiningSlot<Value>: CensusScoped {
   var isDrained: Bool { oldest == nil }
 
   /// Queues `value` behind those already queued.
-  @inlinable
+  @inlinable @inline(__always)
   func push(_ value: Value) {
     if oldest == nil {
       oldest = value
@@ -101,7 +101,7 @@ final class CombiningSlot<Value>: CensusScoped {
   }
 
   /// Takes the oldest value queued; there must be one.
-  @inlinable
+  @inlinable @inline(__always)
   func takeOldest() -> Value {
     let value = oldest.take()!
     if !later.isEmpty { oldest = later.popFirst() }

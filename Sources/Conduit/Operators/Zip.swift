@@ -265,13 +265,13 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   @inlinable
   static var dropsOutputWithoutDemand: Bool { false }
 
-  @inlinable
+  @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
     slots.enqueue(value, at: index, in: slot)
   }
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
-  @inlinable
+  @inlinable @inline(__always)
   func isExhausted(_ progress: UpstreamProgress) -> Bool {
     progress.finishedCount > 0 && slots.finishedSlotIsEmpty(progress)
   }
