@@ -10,6 +10,12 @@ extension Publishers {
   /// failure, from the upstream or from any inner publisher, cancels everything else and is sent
   /// downstream.
   ///
+  /// An inner publisher that sends at most one value at once (`Just`, `Optional.Publisher`,
+  /// `Result.Publisher`, `Empty`, `Fail`, or one of them behind `setFailureType(to:)`) is not
+  /// subscribed to: its value or completion is taken as it is, which allocates nothing. The
+  /// downstream and the upstream see exactly what a subscription would have produced, in the
+  /// same order; only ``Census/liveObjects`` counts fewer objects.
+  ///
   /// ```swift
   /// let cancellable = [1, 2, 3].publisher
   ///     .flatMap(maxPublishers: .max(2)) { [$0, $0 * 10].publisher }

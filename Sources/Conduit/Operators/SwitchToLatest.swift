@@ -9,6 +9,12 @@ extension Publishers {
   /// upstream and the latest inner publisher have both finished; a failure from either ends
   /// everything.
   ///
+  /// An inner publisher that sends at most one value at once (`Just`, `Optional.Publisher`,
+  /// `Result.Publisher`, `Empty`, `Fail`, or one of them behind `setFailureType(to:)`) is not
+  /// subscribed to: its value waits for demand, or is dropped by the next publisher, as it would
+  /// in a subscription, without allocating one. The downstream and the upstream see exactly what
+  /// a subscription would have produced; only ``Census/liveObjects`` counts fewer objects.
+  ///
   /// ```swift
   /// let cancellable = searchText
   ///     .map { text in api.search(text) }
