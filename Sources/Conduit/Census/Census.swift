@@ -69,6 +69,12 @@ package final class CensusScope: Sendable {
     members.withLock { $0.count }
   }
 
+  /// How many objects have joined this scope, alive or freed: what a pipeline allocated while
+  /// the check ran, even objects that lived only inside one call.
+  package var joinedCount: Int {
+    Int(nextSerial.load(ordering: .relaxed) - 1)
+  }
+
   /// The readable type names of the members alive, sorted, one entry per object.
   package var survivors: [String] {
     let types = members.withLock { Array($0.values) }

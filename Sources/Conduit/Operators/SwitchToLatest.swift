@@ -9,6 +9,12 @@ extension Publishers {
   /// upstream and the latest inner publisher have both finished; a failure from either ends
   /// everything.
   ///
+  /// An inner publisher that sends at most one value at once (`Just`, `Optional.Publisher`,
+  /// `Result.Publisher`, `Empty`, `Fail`, or one of them behind `setFailureType(to:)`) is not
+  /// subscribed to: its value waits for demand, or is dropped by the next publisher, as it would
+  /// in a subscription, without allocating one. The downstream and the upstream see exactly what
+  /// a subscription would have produced; only ``Census/liveObjects`` counts fewer objects.
+  ///
   /// ```swift
   /// let cancellable = searchText
   ///     .map { text in api.search(text) }
@@ -78,6 +84,10 @@ extension Publishers.SwitchToLatest {
       /// The latest inner publisher's subscription, once it has arrived.
       @usableFromInline
       var current: (any Subscription)?
+      /// The value of the latest inner publisher when it is a scalar publisher whose value waits
+      /// for demand, as it would wait in an unrequested subscription.
+      @usableFromInline
+      var pendingScalar: P.Output?
       @usableFromInline
       var nextID = 0
       @usableFromInline
@@ -107,14 +117,69 @@ extension Publishers.SwitchToLatest {
         upstream = nil
         current = nil
         currentID = nil
+        pendingScalar = nil
         backlog.removeAll()
         return cancelled
+      }
+
+      /// Makes child `id` the latest one, dropping the previous one with the elements it had
+      /// sent that were not yet delivered; the demand they had taken goes to the new one.
+      /// Returns the previous subscription, to cancel.
+      @inlinable
+      mutating func switchTo(_ id: Int) -> (any Subscription)? {
+        let previous = current
+        current = nil
+        switchToScalar(id)
+        return previous
+      }
+
+      /// `switchTo(_:)` for an operator whose inner publishers are scalar publishers, which
+      /// never have a subscription: an existential moved for nothing costs calls into the
+      /// runtime.
+      @inlinable
+      mutating func switchToScalar(_ id: Int) {
+        pendingScalar = nil
+        if demand != .unlimited { demand += backlog.count }
+        backlog.removeAll()
+        currentID = id
+      }
+
+      /// What a subscription to the scalar publisher `id`, the latest one, does with its value:
+      /// it sends it at the first demand, and finishes right after.
+      @inlinable
+      mutating func acceptScalar(_ value: P.Output, id: Int) -> ScalarArrival {
+        if demand == .none {
+          pendingScalar = value
+          return .waiting
+        }
+        if demand != .unlimited { demand -= 1 }
+        if delivering {
+          backlog.append(value)
+          // Finished; the thread that owns delivery completes if the upstream has finished.
+          currentID = nil
+          return .queued
+        }
+        delivering = true
+        return .deliver(value, finishing: id)
       }
     }
 
     @usableFromInline
+    enum ScalarArrival {
+      /// Taken by the thread that owns delivery, or waiting for demand.
+      case queued
+      case waiting
+      /// This thread owns delivery: deliver the value, then finish child `finishing`.
+      case deliver(P.Output, finishing: Int)
+      /// Switched to child `id`, which sends no value.
+      case switched(Int)
+      case ignored
+    }
+
+    @usableFromInline
     enum Step {
-      case deliver(P.Output)
+      /// Deliver a value; `finishing` is a scalar child to finish once it has been delivered.
+      case deliver(P.Output, finishing: Int?)
       case complete(Subscribers.Completion<Failure>)
       case release
       case idle
@@ -134,6 +199,9 @@ extension Publishers.SwitchToLatest {
     // Calls into `downstream`; see `DownstreamRelay`.
     @usableFromInline
     let relay: DownstreamRelay<Downstream>
+    // Reads inner publishers that need no subscription; see `ScalarPublisher`.
+    @usableFromInline
+    let scalar: ScalarReader<P>
 
     @usableFromInline
     var description: String { "SwitchToLatest" }
@@ -146,6 +214,7 @@ extension Publishers.SwitchToLatest {
       self.downstream = downstream
       handle = SubscriptionRequest.dispatcher()
       relay = DownstreamRelay()
+      scalar = ScalarReader()
     }
 
     // MARK: Upstream
@@ -167,26 +236,64 @@ extension Publishers.SwitchToLatest {
 
     @inlinable
     func receive(_ input: P) -> Subscribers.Demand {
+      if let read = scalar.read {
+        receiveScalar(read(input))
+        return .none
+      }
       // The previous subscription leaves through a captured variable: an existential inside the
       // lock's generic result would be copied through the runtime's generic witnesses.
       var previous: (any Subscription)?
       let switched = state.withLock { state -> Int? in
         guard case .active = state.phase, !state.outerFinished else { return nil }
-        previous = state.current
-        state.current = nil
-        // Elements of the previous publisher that were accepted but not yet delivered are
-        // dropped with it; the demand they had taken goes to the new one.
-        if state.demand != .unlimited { state.demand += state.backlog.count }
-        state.backlog.removeAll()
         let id = state.nextID
         state.nextID += 1
-        state.currentID = id
+        previous = state.switchTo(id)
         return id
       }
       guard let id = switched else { return .none }
       previous?.cancel()
       input.subscribe(ChildSubscriber(parent: self, id: id))
       return .none
+    }
+
+    // MARK: Scalar children
+
+    /// Does what subscribing to a scalar publisher would, without the subscription: the child is
+    /// asked for the outstanding demand when it is subscribed, sends its value when that is not
+    /// zero, and finishes right after it.
+    @inlinable
+    func receiveScalar(_ outcome: ScalarOutcome<P.Output, Failure>) {
+      // Every inner publisher is of type `P`, a scalar type here, so none ever has a
+      // subscription: there is no previous one to cancel, and nothing can happen between the
+      // switch and the new child being subscribed and sending its value.
+      let arrival = state.withLock { state -> ScalarArrival in
+        guard case .active = state.phase, !state.outerFinished else { return .ignored }
+        let id = state.nextID
+        state.nextID += 1
+        state.switchToScalar(id)
+        guard case .value(let value) = outcome else { return .switched(id) }
+        return state.acceptScalar(value, id: id)
+      }
+      switch arrival {
+      case .queued, .waiting, .ignored:
+        return
+      case .deliver(let value, let finishing):
+        deliverScalar(value, finishing: finishing)
+      case .switched(let id):
+        switch outcome {
+        case .value: break
+        case .finished: childCompleted(id, .finished)
+        case .failure(let error): childCompleted(id, .failure(error))
+        case .silent: break
+        }
+      }
+    }
+
+    /// Delivers the value of scalar child `id` while this thread owns delivery.
+    @inlinable
+    func deliverScalar(_ value: P.Output, finishing id: Int) {
+      let more = downstream.map { relay.value($0, value) } ?? .none
+      drain(more: more, finishing: id)
     }
 
     @inlinable
@@ -275,12 +382,20 @@ extension Publishers.SwitchToLatest {
     @inlinable
     func handleDemand(_ demand: Subscribers.Demand) {
       demand.assertPositive()
-      let current = state.withLock { state -> (any Subscription)? in
-        guard case .active = state.phase else { return nil }
+      // The subscription leaves through a captured variable; see `receive(_:)`.
+      var current: (any Subscription)?
+      let arrival = state.withLock { state -> ScalarArrival in
+        guard case .active = state.phase else { return .ignored }
         state.demand += demand
-        return state.current
+        if let value = state.pendingScalar, let id = state.currentID {
+          state.pendingScalar = nil
+          return state.acceptScalar(value, id: id)
+        }
+        current = state.current
+        return .ignored
       }
       current?.request(demand)
+      if case .deliver(let value, let finishing) = arrival { deliverScalar(value, finishing: finishing) }
     }
 
     @inlinable
@@ -316,38 +431,68 @@ extension Publishers.SwitchToLatest {
     /// Runs while this thread owns delivery: passes the demand the downstream just returned to
     /// the current publisher, delivers queued elements, and completes when everything has
     /// finished.
+    ///
+    /// `finishing` is a scalar child whose value this thread just delivered. A subscribed child
+    /// would finish once this drain had let go of delivery; it finishes instead where the drain
+    /// would let go, and this thread keeps delivery for what follows. Likewise, demand that
+    /// reaches a scalar child whose value waits delivers that value here, where a subscribed
+    /// child would send it once this drain had let go.
     @inlinable
-    func drain(more initial: Subscribers.Demand) {
+    func drain(more initial: Subscribers.Demand, finishing initialFinishing: Int? = nil) {
       var more = initial
+      var finishing = initialFinishing
+      // The subscription leaves through a captured variable, touched only when there is one;
+      // see `receive(_:)`.
+      var forward: (any Subscription)?
+      var forwarding = false
       while true {
-        let (step, forward) = state.withLock { state -> (Step, (any Subscription)?) in
+        let step = state.withLock { state -> Step in
           switch state.phase {
           case .active:
-            var forward: (any Subscription)?
             if more != .none {
               state.demand += more
-              forward = state.current
+              if state.current != nil {
+                forward = state.current
+                forwarding = true
+              }
             }
             if let value = state.backlog.popFirst() {
-              return (.deliver(value), forward)
+              return .deliver(value, finishing: nil)
+            }
+            if let finished = finishing {
+              finishing = nil
+              // Unless the upstream has sent a newer publisher meanwhile.
+              if state.currentID == finished { state.currentID = nil }
+            }
+            // The backlog is empty: a scalar value waits only while its child is the latest
+            // and nothing of it was accepted.
+            if more != .none, let value = state.pendingScalar, let id = state.currentID {
+              state.pendingScalar = nil
+              if state.demand != .unlimited { state.demand -= 1 }
+              return .deliver(value, finishing: id)
             }
             if state.outerFinished && state.currentID == nil {
               state.phase = .done
-              return (.complete(.finished), nil)
+              return .complete(.finished)
             }
             state.delivering = false
-            return (.idle, forward)
+            return .idle
           case .failing(let error):
             state.phase = .done
-            return (.complete(.failure(error)), nil)
+            return .complete(.failure(error))
           case .cancelled, .done:
             state.phase = .done
-            return (.release, nil)
+            return .release
           }
         }
-        if let forward { forward.request(more) }
+        if forwarding {
+          forward?.request(more)
+          forward = nil
+          forwarding = false
+        }
         switch step {
-        case .deliver(let value):
+        case .deliver(let value, let finished):
+          if let finished { finishing = finished }
           more = downstream.map { relay.value($0, value) } ?? .none
         case .complete(let completion):
           let downstream = self.downstream

@@ -27,6 +27,8 @@ public struct Empty<Output, Failure: Error>: Publisher, Equatable, Sendable {
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    // flatMap and switchToLatest take `scalarOutcome` instead of subscribing (see
+    // ScalarPublisher.swift): keep the two in step.
     subscriber.receive(subscription: Subscriptions.empty)
     if completeImmediately {
       subscriber.receive(completion: .finished)

@@ -24,6 +24,8 @@ public struct Fail<Output, Failure: Error>: Publisher {
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    // flatMap and switchToLatest take `scalarOutcome` instead of subscribing (see
+    // ScalarPublisher.swift): keep the two in step.
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .failure(error))
   }

@@ -19,6 +19,8 @@ public struct Just<Output>: Publisher {
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   @inlinable
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
+    // flatMap and switchToLatest take `scalarOutcome` instead of subscribing (see
+    // ScalarPublisher.swift): keep the two in step.
     subscriber.receive(
       subscription: SingleValueSubscription(output, downstream: subscriber, description: "Just"))
   }

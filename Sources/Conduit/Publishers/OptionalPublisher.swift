@@ -24,6 +24,8 @@ extension Optional {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Wrapped, S.Failure == Never {
+      // flatMap and switchToLatest take `scalarOutcome` instead of subscribing (see
+      // ScalarPublisher.swift): keep the two in step.
       if let output {
         subscriber.receive(
           subscription: SingleValueSubscription(output, downstream: subscriber, description: "Optional"))

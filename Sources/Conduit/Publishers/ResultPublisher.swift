@@ -35,6 +35,8 @@ extension Result {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Success, S.Failure == Failure {
+      // flatMap and switchToLatest take `scalarOutcome` instead of subscribing (see
+      // ScalarPublisher.swift): keep the two in step.
       switch result {
       case .success(let output):
         subscriber.receive(
