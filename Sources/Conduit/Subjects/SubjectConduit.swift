@@ -206,8 +206,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   }
 
   /// Delivers a value if the subscriber has demand; a value offered without demand is dropped,
-  /// as in Combine.
-  @inlinable
+  /// as in Combine. Always inlined into the member's `offer` function, which saves a call per
+  /// subscriber per value.
+  @inlinable @inline(__always)
   func offerValue(_ value: Output) {
     guard !terminated.load(ordering: .relaxed) else { return }
     guard takeDemand() else {
