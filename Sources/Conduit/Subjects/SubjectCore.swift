@@ -115,7 +115,9 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   // MARK: Sending
 
-  @inlinable
+  // Always inlined, so that a relay into a subject (`subscribe(subject)`, `share()`) sends
+  // without a call of its own.
+  @inlinable @inline(__always)
   func send(_ value: Output) {
     if tracksCurrentValue {
       let accepted = state.withLock { state -> Bool in
