@@ -82,11 +82,16 @@ class SubjectMember: @unchecked Sendable {
 /// methods.
 @usableFromInline
 class SubjectConduit<Output, Failure: Error>: SubjectMember {
+  // The value comes by pointer: a function type that names `Output` directly would be called
+  // through a reabstraction thunk (the stored function takes its argument indirectly, the
+  // specialized closure directly), which cost a second call per subscriber per value.
   @usableFromInline
-  let offer: (SubjectConduit<Output, Failure>, Output) -> Void
+  let offer: (SubjectConduit<Output, Failure>, UnsafePointer<Output>) -> Void
 
   @inlinable
-  init(tracksCurrentValue: Bool, offer: @escaping (SubjectConduit<Output, Failure>, Output) -> Void) {
+  init(
+    tracksCurrentValue: Bool, offer: @escaping (SubjectConduit<Output, Failure>, UnsafePointer<Output>) -> Void
+  ) {
     self.offer = offer
     super.init(tracksCurrentValue: tracksCurrentValue)
   }
@@ -149,7 +154,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     self.downstream = downstream
     self.core = core
     super.init(tracksCurrentValue: core.tracksCurrentValue) { conduit, value in
-      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value)
+      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value.pointee)
     }
   }
 

@@ -320,7 +320,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     case .join(let conduit): join(conduit)
     case .ready(let conduit): conduit.becomeReady()
     case .leave(let conduit): leave(conduit)
-    case .offer(let conduit, let value): conduit.offer(conduit, value)
+    case .offer(let conduit, let value): withUnsafePointer(to: value) { conduit.offer(conduit, $0) }
     }
   }
 
@@ -328,8 +328,10 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   @inlinable
   func broadcast(_ value: Output) {
     guard let members else { return }
-    for index in 0..<memberCount {
-      members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+    withUnsafePointer(to: value) { value in
+      for index in 0..<memberCount {
+        members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+      }
     }
   }
 
