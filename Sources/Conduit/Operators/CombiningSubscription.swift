@@ -554,7 +554,7 @@ where Downstream.Input == Strategy.Output {
 
   /// Whether the owner has nothing left to do but let go, as long as nothing was posted: no
   /// output it could deliver, no completion due, nothing to ask of the upstreams.
-  @inlinable
+  @inlinable @inline(__always)
   var isSettled: Bool {
     switch phase {
     case .active: return pending == nil && (ready.isEmpty || demand == .none)
@@ -726,7 +726,7 @@ where Downstream.Input == Strategy.Output {
   }
 
   /// Sends one output downstream, whose demand the caller has already spent.
-  @inlinable
+  @inlinable @inline(__always)
   func deliver(
     _ output: Output, source: Int, side: Int?, owed: inout Subscribers.Demand
   ) {
