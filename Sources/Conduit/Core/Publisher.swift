@@ -54,11 +54,10 @@ extension Publisher {
 
 /// Forwards everything it receives to a subject, and lets the caller cancel the subscription.
 ///
-/// A value goes through with one atomic load and no lock: the subject is held for the relay's
-/// whole life, and `phase` says whether values still go to it. The relay ends (and so lets go of
-/// the subject) once its upstream has forgotten it, which the upstream does when it completes
-/// or is cancelled, and the token that `Publisher.subscribe(_:)` returned has been cancelled or
-/// released.
+/// A value goes through with one atomic load, no lock and no retain: `phase` says whether values
+/// still go to the subject, which the relay references without counting it per value. The relay
+/// lets go of the subject at completion (a call that never overlaps `receive(_:)`), or else when
+/// it is freed: after a cancel, once the upstream and the token have let go of the relay.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, CustomStringConvertible,
   @unchecked Sendable
@@ -78,8 +77,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @usableFromInline
   static var ended: Int { 2 }
 
-  @usableFromInline
-  let subject: Downstream
+  // Retained; `nil` once the relay has completed. Written only at completion, under `upstream`'s
+  // lock; read without it by `receive(_:)`, which never overlaps the completion (the upstream
+  // serializes its calls).
+  @usableFromInline @exclusivity(unchecked)
+  var subject: Unmanaged<Downstream>?
   // Changed only under `upstream`'s lock; read without it by `receive(_:)`.
   @usableFromInline
   let phase = Atomic<Int>(0)
@@ -92,7 +94,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
   @inlinable
   init(_ subject: Downstream) {
     census = CensusToken(SubjectSubscriber.self)
-    self.subject = subject
+    self.subject = Unmanaged.passRetained(subject)
+  }
+
+  deinit {
+    subject?.release()
   }
 
   @usableFromInline
@@ -100,13 +106,13 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = upstream.withLock { upstream -> Bool in
-      guard phase.load(ordering: .relaxed) == Self.awaitingSubscription else { return false }
+    let subject = upstream.withLock { upstream -> Downstream? in
+      guard phase.load(ordering: .relaxed) == Self.awaitingSubscription, let subject = self.subject else { return nil }
       upstream = subscription
       phase.store(Self.subscribed, ordering: .releasing)
-      return true
+      return subject.takeUnretainedValue()
     }
-    guard accepted else {
+    guard let subject else {
       subscription.cancel()
       return
     }
@@ -115,26 +121,36 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    if phase.load(ordering: .acquiring) == Self.subscribed { subject.send(input) }
+    if phase.load(ordering: .acquiring) == Self.subscribed {
+      subject?._withUnsafeGuaranteedRef { $0.send(input) }
+    }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let wasSubscribed = upstream.withLock { upstream -> Bool in
+    let (subject, wasSubscribed) = upstream.withLock { upstream -> (Unmanaged<Downstream>?, Bool) in
       upstream = nil
-      return phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed
+      defer { self.subject = nil }
+      return (self.subject, phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed)
     }
-    if wasSubscribed { subject.send(completion: completion) }
+    guard let subject else { return }
+    let retained = subject.takeRetainedValue()
+    if wasSubscribed { retained.send(completion: completion) }
   }
 
   @usableFromInline
   func cancel() {
-    let subscription = upstream.withLock { upstream -> (any Subscription)? in
+    // The subject stays referenced: a value may be on its way to it on the upstream's thread.
+    // The relay lets go of it when freed, which follows once the upstream and the token have.
+    let ended = upstream.withLock { upstream -> (Downstream, any Subscription)? in
       defer { upstream = nil }
-      return phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed ? upstream : nil
+      guard phase.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.subscribed,
+        let subject = self.subject, let upstream
+      else { return nil }
+      return (subject.takeUnretainedValue(), upstream)
     }
-    guard let subscription else { return }
+    guard let (subject, subscription) = ended else { return }
     subscription.cancel()
     // Conduit's subjects keep their upstream subscriptions; a relay subscribed and cancelled over
     // and over must not accumulate dead ones.

@@ -410,6 +410,11 @@ where Downstream.Input == Strategy.Output {
   // Guarded by its own lock.
   @usableFromInline
   let inbox = Locked(ValueQueue<Event>())
+  /// The upstream subscriptions still running, for `cancel()` to cancel on the caller's thread,
+  /// as Combine does, whoever owns the subscription; `nil` once they have been cancelled.
+  /// Changed on subscription, completion and cancel, never per value. Guarded by its own lock.
+  @usableFromInline
+  let running: Locked<[(any Subscription)?]?>
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -477,6 +482,7 @@ where Downstream.Input == Strategy.Output {
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
     self.strategy = strategy
     upstreams = Array(repeating: nil, count: upstreamCount)
+    running = Locked(Array(repeating: nil, count: upstreamCount))
     progress = UpstreamProgress(upstreamCount: upstreamCount)
     receiver = Unmanaged.passRetained(Receiver(downstream))
     handle = SubscriptionRequest.dispatcher()
@@ -516,7 +522,31 @@ where Downstream.Input == Strategy.Output {
 
   @inlinable
   func handleCancel() {
+    // The upstreams are cancelled before `cancel()` returns, even while another thread (or the
+    // downstream call this one is inside) owns the subscription; the owner lets go of the
+    // downstream.
+    cancelRunningUpstreams()
     _ = submit(.cancel, side: nil)
+  }
+
+  /// Records a subscription for `cancelRunningUpstreams`; `false` if they were cancelled already.
+  @inlinable
+  func register(_ subscription: any Subscription, at index: Int) -> Bool {
+    running.withLock { running in
+      guard running != nil else { return false }
+      running![index] = subscription
+      return true
+    }
+  }
+
+  /// Cancels the upstreams still running, once.
+  @inlinable
+  func cancelRunningUpstreams() {
+    let upstreams = running.withLock { running in
+      defer { running = nil }
+      return running ?? []
+    }
+    for upstream in upstreams { upstream?.cancel() }
   }
 
   // MARK: Upstream events
@@ -669,7 +699,9 @@ where Downstream.Input == Strategy.Output {
       guard case .active = phase, let output = combine(&strategy) else { return }
       keep(output, source: index)
     case .subscription(let subscription, let index):
-      guard case .active = phase, upstreams[index] == nil, !progress.finished[index] else {
+      guard case .active = phase, upstreams[index] == nil, !progress.finished[index],
+        register(subscription, at: index)
+      else {
         subscription.cancel()
         return
       }
@@ -685,6 +717,7 @@ where Downstream.Input == Strategy.Output {
     case .completion(let completion, let index):
       guard case .active = phase else { return }
       upstreams[index] = nil
+      running.withLock { $0?[index] = nil }
       progress.markFinished(index)
       switch completion {
       case .finished:
@@ -771,9 +804,8 @@ where Downstream.Input == Strategy.Output {
     phase = next
     pending = nil
     strategy.release()
-    let running = upstreams
     upstreams = []
-    for upstream in running { upstream?.cancel() }
+    cancelRunningUpstreams()
   }
 
   /// Sends the completion downstream and forgets the downstream.

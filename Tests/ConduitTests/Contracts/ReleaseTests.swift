@@ -106,6 +106,30 @@ struct ReleaseTests {
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
 
+  @Test func relayLetsGoOfItsSubjectWhenItsUpstreamCompletes() {
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    var token: AnyCancellable?
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      token = Just(1).subscribe(subject)
+    }
+    // The token is still held, as a user's bag would hold it.
+    #expect(weakSubject == nil)
+    withExtendedLifetime(token) {}
+  }
+
+  @Test func subjectThatKeepsItsOwnRelayTokenIsFreedOnceItsUpstreamCompletes() {
+    weak var weakSubject: TokenKeepingSubject?
+    do {
+      let subject = TokenKeepingSubject()
+      weakSubject = subject
+      subject.token = [1, 2, 3].publisher.subscribe(subject)
+      #expect(subject.received == [1, 2, 3])
+    }
+    #expect(weakSubject == nil)
+  }
+
   // MARK: Future
 
   @Test(arguments: PipelineEnding.allCases)
@@ -311,5 +335,24 @@ private final class SubscriptionHolder<Input, Failure: Error>: Subscriber {
 
   func receive(completion: Subscribers.Completion<Failure>) {
     finished = true
+  }
+}
+
+/// A subject of the user's own that keeps the token of its upstream, which makes a cycle
+/// through the relay until the relay lets go at completion.
+private final class TokenKeepingSubject: Subject, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+  let relay = PassthroughSubject<Int, Never>()
+  var token: AnyCancellable?
+  var received: [Int] = []
+  func send(_ value: Int) {
+    received.append(value)
+    relay.send(value)
+  }
+  func send(completion: Subscribers.Completion<Never>) { relay.send(completion: completion) }
+  func send(subscription: any Subscription) { subscription.request(.unlimited) }
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    relay.subscribe(subscriber)
   }
 }

@@ -92,6 +92,29 @@ struct CombiningSubscriptionTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  @Test func cancellingInsideReceiveCancelsTheUpstreamsBeforeItReturns() {
+    // As in Combine: `cancel()` has cancelled the upstreams when it returns, even from inside a
+    // delivery, while the subscription is busy delivering.
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    var log: [String] = []
+    first.handleEvents(receiveCancel: { log.append("first cancelled") })
+      .merge(with: second.handleEvents(receiveCancel: { log.append("second cancelled") }))
+      .subscribe(subscriber)
+    subscriber.onValue { _ in
+      log.append("value")
+      subscriber.cancel()
+      log.append("cancel returned")
+    }
+    first.send(1)
+    first.send(2)
+
+    #expect(log == ["value", "first cancelled", "second cancelled", "cancel returned"])
+    #expect(subscriber.values == [1])
+    #expect(subscriber.violations.isEmpty)
+  }
+
   @Test func aValueSentFromInsideReceiveWaitsUntilReceiveReturns() {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
