@@ -183,7 +183,7 @@ extension Publisher {
     _ other: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
   where P: Publisher, Self.Failure == P.Failure {
-    Publishers.CombineLatest(self, other).map { transform($0.0, $0.1) }
+    Publishers.CombineLatest(self, other).map { SpreadTuple.apply(transform, $0.0, $0.1) }
   }
 
   /// Subscribes to two other publishers and publishes a tuple of the latest element of each whenever
@@ -211,7 +211,7 @@ extension Publisher {
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
-    Publishers.CombineLatest3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+    Publishers.CombineLatest3(self, publisher1, publisher2).map { SpreadTuple.apply(transform, $0.0, $0.1, $0.2) }
   }
 
   /// Subscribes to three other publishers and publishes a tuple of the latest element of each whenever
@@ -246,7 +246,9 @@ extension Publisher {
   where
     P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
   {
-    Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map {
+      SpreadTuple.apply(transform, $0.0, $0.1, $0.2, $0.3)
+    }
   }
 }
 

@@ -182,7 +182,7 @@ extension Publisher {
     _ other: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
   where P: Publisher, Self.Failure == P.Failure {
-    Publishers.Zip(self, other).map { transform($0.0, $0.1) }
+    Publishers.Zip(self, other).map { SpreadTuple.apply(transform, $0.0, $0.1) }
   }
 
   /// Combines elements from two other publishers to deliver tuples of elements: the oldest unconsumed
@@ -210,7 +210,7 @@ extension Publisher {
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
-    Publishers.Zip3(self, publisher1, publisher2).map { transform($0.0, $0.1, $0.2) }
+    Publishers.Zip3(self, publisher1, publisher2).map { SpreadTuple.apply(transform, $0.0, $0.1, $0.2) }
   }
 
   /// Combines elements from three other publishers to deliver tuples of elements: the oldest unconsumed
@@ -243,7 +243,9 @@ extension Publisher {
   where
     P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
   {
-    Publishers.Zip4(self, publisher1, publisher2, publisher3).map { transform($0.0, $0.1, $0.2, $0.3) }
+    Publishers.Zip4(self, publisher1, publisher2, publisher3).map {
+      SpreadTuple.apply(transform, $0.0, $0.1, $0.2, $0.3)
+    }
   }
 }
 
