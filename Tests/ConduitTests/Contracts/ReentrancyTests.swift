@@ -311,7 +311,7 @@ struct ReentrancyTests {
   }
 
   @Test func sequenceRequestingOneAtATimeOverAMillionElementsDoesNotOverflowTheStack() {
-    let subscriber = OneAtATimeSubscriber()
+    let subscriber = OneAtATimeSubscriber<Int>()
 
     (1...1_000_000).publisher.subscribe(subscriber)
 
@@ -390,11 +390,13 @@ private final class TokenBox {
   var values: [Int] = []
 }
 
-/// Requests one element at a time from inside `receive(_:)`, keeping nothing but counts.
-private final class OneAtATimeSubscriber: Subscriber {
+/// Requests one element at a time from inside `receive(_:)` (rather than by its return value),
+/// keeping nothing but counts.
+final class OneAtATimeSubscriber<Input>: Subscriber {
+  typealias Failure = Never
   private var subscription: (any Subscription)?
   private(set) var count = 0
-  private(set) var last = 0
+  private(set) var last: Input?
   private(set) var finished = false
 
   func receive(subscription: any Subscription) {
@@ -402,7 +404,7 @@ private final class OneAtATimeSubscriber: Subscriber {
     subscription.request(.max(1))
   }
 
-  func receive(_ input: Int) -> Subscribers.Demand {
+  func receive(_ input: Input) -> Subscribers.Demand {
     count += 1
     last = input
     subscription?.request(.max(1))

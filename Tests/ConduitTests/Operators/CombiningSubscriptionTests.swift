@@ -150,12 +150,12 @@ struct CombiningSubscriptionTests {
   /// would overflow the stack long before this many values).
   @Test func synchronousUpstreamsAskedOneValueAtATimeDoNotDeepenTheStack() {
     let count = 100_000
-    let inside = RequestsInsideReceive<(Int, Int)>()
+    let inside = OneAtATimeSubscriber<(Int, Int)>()
     (0..<count).publisher.zip((0..<count).publisher).subscribe(inside)
     #expect(inside.count == count)
     #expect(inside.finished)
 
-    let merged = RequestsInsideReceive<Int>()
+    let merged = OneAtATimeSubscriber<Int>()
     (0..<count).publisher.merge(with: (0..<count).publisher).subscribe(merged)
     #expect(merged.count == 2 * count)
     #expect(merged.finished)
@@ -262,29 +262,5 @@ private struct SubscribesTwice<Output>: Publisher {
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
     subscriber.receive(subscription: first)
     subscriber.receive(subscription: second)
-  }
-}
-
-/// Asks for one more value from inside each `receive(_:)`, rather than by its return value.
-private final class RequestsInsideReceive<Input>: Subscriber, @unchecked Sendable {
-  typealias Failure = Never
-  private var subscription: (any Subscription)?
-  private(set) var count = 0
-  private(set) var finished = false
-
-  func receive(subscription: any Subscription) {
-    self.subscription = subscription
-    subscription.request(.max(1))
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    count += 1
-    subscription?.request(.max(1))
-    return .none
-  }
-
-  func receive(completion: Subscribers.Completion<Never>) {
-    finished = true
-    subscription = nil
   }
 }
