@@ -81,7 +81,7 @@ class SubjectMember: @unchecked Sendable {
 /// subscriber out of the object's first cache line if they were stored functions too, are
 /// methods.
 @usableFromInline
-class SubjectConduit<Output, Failure: Error>: SubjectMember {
+class SubjectConduit<Output, Failure: Error>: SubjectMember, @unchecked Sendable {
   // The value comes by pointer: a function type that names `Output` directly would be called
   // through a reabstraction thunk (the stored function takes its argument indirectly, the
   // specialized closure directly), which cost a second call per subscriber per value.
@@ -116,7 +116,7 @@ class SubjectConduit<Output, Failure: Error>: SubjectMember {
 /// and the subscriber with it, even if the subscriber keeps its handle.
 @usableFromInline
 final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
-  CensusScoped
+  CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Output = Downstream.Input
