@@ -345,9 +345,10 @@ enum SpreadTuple {
 /// downstream that cancels from inside `receive(_:)` gets nothing more. The subscribing thread
 /// owns the subscription until the downstream has returned from `receive(subscription:)`.
 ///
-/// Upstreams are cancelled by the owner as soon as it decides to, but requested from only after
-/// it has let go, so that a synchronous upstream delivers through the uncontended path rather
-/// than into the inbox.
+/// Upstreams are cancelled at once (by `cancel()` on the caller's thread, or by the owner), but
+/// asked for what the downstream requests only after the owner has let go, so that a synchronous
+/// upstream delivers through the uncontended path rather than into the inbox. A merge's request
+/// for the next value of an upstream goes out as that upstream's value goes down.
 ///
 /// **Demand.** The downstream's demand is counted here and nothing goes out beyond it.
 /// Upstreams are asked either for what the downstream asks (Zip, CombineLatest) or one value at a
@@ -396,9 +397,6 @@ where Downstream.Input == Strategy.Output {
     /// The upstreams when the owner let go.
     @usableFromInline
     var targets: [(any Subscription)?] = []
-    /// One more value each, for a merge (at most one per delivered value).
-    @usableFromInline
-    var refills: [any Subscription] = []
     /// The first request of upstreams that subscribed.
     @usableFromInline
     var starts: [(any Subscription, Subscribers.Demand)] = []
@@ -412,7 +410,6 @@ where Downstream.Input == Strategy.Output {
       if ask > 0 {
         for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
       }
-      for upstream in refills { upstream.request(.max(1)) }
     }
   }
 
@@ -790,7 +787,11 @@ where Downstream.Input == Strategy.Output {
     _ output: Output, source: Int, side: Int?, owed: inout Subscribers.Demand
   ) {
     if Strategy.requestsOneAtATime, !upstreamsUnlimited, case .active = phase, let upstream = upstreams[source] {
-      if source == side { owed += 1 } else { note { $0.refills.append(upstream) } }
+      // A merge asks for the next value as its output goes down, as Combine does, rather than
+      // when the owner lets go: an upstream that drops what it cannot send (a subject) would
+      // otherwise go without demand for longer. A synchronous upstream that delivers from
+      // inside `request` finds the subscription owned and leaves its value in the inbox.
+      if source == side { owed += 1 } else { upstream.request(.max(1)) }
     }
     guard let receiver else { return }
     let more = receiver._withUnsafeGuaranteedRef { $0.downstream.receive(output) }

@@ -115,6 +115,25 @@ struct CombiningSubscriptionTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  @Test func aMergeAsksForTheNextValueAsAWaitingValueGoesDown() {
+    // As in Combine; asking later would leave a subject that drops what it cannot send without
+    // demand for longer.
+    let first = PassthroughSubject<Int, Never>()
+    let second = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    var log: [String] = []
+    first.handleEvents(receiveRequest: { log.append("first asked for \($0)") })
+      .merge(with: second)
+      .subscribe(subscriber)
+    subscriber.onValue { log.append("got \($0)") }
+    first.send(1)
+    subscriber.request(.max(1))
+
+    #expect(log == ["first asked for max(1)", "first asked for max(1)", "got 1"])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
   @Test func aValueSentFromInsideReceiveWaitsUntilReceiveReturns() {
     let first = PassthroughSubject<Int, Never>()
     let second = PassthroughSubject<Int, Never>()
