@@ -125,6 +125,14 @@ extension Publishers.FlatMap {
       @inlinable
       var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
 
+      /// Counts a scalar child as finished, and returns the upstream to ask for a replacement when
+      /// inner publishers are bounded and more may come.
+      @inlinable
+      mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> (any Subscription)? {
+        scalarChildren -= 1
+        return !outerFinished && maxPublishers != .unlimited ? upstream : nil
+      }
+
       /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
       /// unlimited values.
       @inlinable
@@ -298,8 +306,7 @@ extension Publishers.FlatMap {
           // The child finishes at once and its value waits without it. The thread that owns
           // delivery drains the backlog; when nobody does, demand is zero and a drain would
           // find nothing to do, so this thread does not claim it.
-          state.scalarChildren -= 1
-          if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
+          replacement = state.finishScalarChild(maxPublishers: maxPublishers)
           return false
         }
         state.delivering = true
@@ -318,8 +325,7 @@ extension Publishers.FlatMap {
       var replacement: (any Subscription)?
       let owns = state.withLock { state -> Bool in
         guard case .active = state.phase else { return false }
-        state.scalarChildren -= 1
-        if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
+        replacement = state.finishScalarChild(maxPublishers: maxPublishers)
         return state.claimDelivery()
       }
       replacement?.request(.max(1))
@@ -469,11 +475,8 @@ extension Publishers.FlatMap {
             }
             if finishing {
               finishing = false
-              state.scalarChildren -= 1
-              if !state.outerFinished && maxPublishers != .unlimited {
-                replacement = state.upstream
-                return (.requestReplacement, upgraded)
-              }
+              replacement = state.finishScalarChild(maxPublishers: maxPublishers)
+              if replacement != nil { return (.requestReplacement, upgraded) }
             }
             if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
               state.phase = .done
