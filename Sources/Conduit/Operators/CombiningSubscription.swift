@@ -579,6 +579,8 @@ where Downstream.Input == Strategy.Output {
     _ = submit(.subscription(subscription, index: index), side: nil)
   }
 
+  /// `submit(.value…)`, written out: the uncontended path builds no event and delivers an output
+  /// straight down when nothing waits.
   @inlinable
   func receive<Value>(_ value: Value, at index: Int, slot: CombiningSlot<Value>) -> Subscribers.Demand {
     guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
@@ -631,7 +633,7 @@ where Downstream.Input == Strategy.Output {
       return post(event, side: side)
     }
     var owed = Subscribers.Demand.none
-    handle(event, side: side, owed: &owed)
+    apply(event, side: side, owed: &owed)
     own(held: 1, side: side, owed: &owed)
     return owed
   }
@@ -710,13 +712,13 @@ where Downstream.Input == Strategy.Output {
       return inbox
     }
     while let event = events.popFirst() {
-      handle(event, side: side, owed: &owed)
+      apply(event, side: side, owed: &owed)
     }
   }
 
   /// Handles one event as the owner. An output it makes waits in `ready`, for `pump`.
   @inlinable
-  func handle(_ event: Event, side: Int?, owed: inout Subscribers.Demand) {
+  func apply(_ event: Event, side: Int?, owed: inout Subscribers.Demand) {
     switch event {
     case .value(let combine, let index):
       guard case .active = phase, let output = combine(&strategy) else { return }
