@@ -125,12 +125,14 @@ extension Publishers.FlatMap {
       @inlinable
       var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
 
-      /// Counts a scalar child as finished, and returns the upstream to ask for a replacement when
-      /// inner publishers are bounded and more may come.
+      /// Counts a scalar child as finished, and returns whether the upstream is to be asked for a
+      /// replacement: inner publishers are bounded and more may come. (A `Bool` rather than the
+      /// upstream itself: moving an optional subscription existential costs runtime calls, which
+      /// the unbounded case, the usual one, should not pay per value.)
       @inlinable
-      mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> (any Subscription)? {
+      mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> Bool {
         scalarChildren -= 1
-        return !outerFinished && maxPublishers != .unlimited ? upstream : nil
+        return !outerFinished && maxPublishers != .unlimited
       }
 
       /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
@@ -306,7 +308,7 @@ extension Publishers.FlatMap {
           // The child finishes at once and its value waits without it. The thread that owns
           // delivery drains the backlog; when nobody does, demand is zero and a drain would
           // find nothing to do, so this thread does not claim it.
-          replacement = state.finishScalarChild(maxPublishers: maxPublishers)
+          if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
           return false
         }
         state.delivering = true
@@ -325,7 +327,7 @@ extension Publishers.FlatMap {
       var replacement: (any Subscription)?
       let owns = state.withLock { state -> Bool in
         guard case .active = state.phase else { return false }
-        replacement = state.finishScalarChild(maxPublishers: maxPublishers)
+        if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
         return state.claimDelivery()
       }
       replacement?.request(.max(1))
@@ -475,8 +477,10 @@ extension Publishers.FlatMap {
             }
             if finishing {
               finishing = false
-              replacement = state.finishScalarChild(maxPublishers: maxPublishers)
-              if replacement != nil { return (.requestReplacement, upgraded) }
+              if state.finishScalarChild(maxPublishers: maxPublishers) {
+                replacement = state.upstream
+                return (.requestReplacement, upgraded)
+              }
             }
             if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
               state.phase = .done
