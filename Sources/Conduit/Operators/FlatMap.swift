@@ -6,9 +6,10 @@ extension Publishers {
   ///
   /// At most `maxPublishers` inner publishers are subscribed at once: the operator asks the
   /// upstream for `maxPublishers` elements at first, and for one more each time an inner publisher
-  /// finishes. It finishes when the upstream and every inner publisher have finished; the first
-  /// failure, from the upstream or from any inner publisher, cancels everything else and is sent
-  /// downstream.
+  /// finishes, even if that publisher's values still wait for downstream demand, as in Combine (so
+  /// with no demand, what waits can keep growing). It finishes when the upstream and every inner
+  /// publisher have finished; the first failure, from the upstream or from any inner publisher,
+  /// cancels everything else and is sent downstream.
   ///
   /// An inner publisher that sends at most one value at once (`Just`, `Optional.Publisher`,
   /// `Result.Publisher`, `Empty`, `Fail`, or one of them behind `setFailureType(to:)`) is not

@@ -171,7 +171,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     }
     let conduit = SubjectSubscription(core: self, downstream: subscriber)
     let handle = SubjectHandle(
-      member: conduit, censusScope: conduit.censusScope, notify: SubjectSubscription<S>.notify)
+      member: conduit, censusScope: conduit.censusScope, notify: { SubjectSubscription<S>.notify($0, $1) })
     conduit.handle = handle
     // The subscriber joins first, so that it gets whatever is sent from inside
     // `receive(subscription:)`, but it is not called until that has returned: what comes

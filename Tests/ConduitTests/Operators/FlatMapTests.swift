@@ -167,6 +167,26 @@ struct FlatMapTests {
     #expect(subscriber.completion == .finished)
   }
 
+  @Test func replacesAFinishedInnerPublisherEvenWhileItsValueWaitsForDemand() {
+    // Combine asks for a replacement as soon as an inner publisher finishes, whether or not its
+    // values have gone downstream yet: with no demand, the values waiting keep growing.
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(subscriber)
+    upstream.send(10)
+    upstream.send(20)
+    upstream.send(30)
+    #expect(upstream.link?.requests == [.max(1), .max(1), .max(1), .max(1)])
+    #expect(subscriber.values == [])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [10, 20])
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [10, 20, 30])
+    #expect(subscriber.completion == .finished)
+  }
+
   // MARK: Demand
 
   @Test func sharesDownstreamDemandAcrossInnerPublishers() {
