@@ -20,6 +20,10 @@ extension Publishers {
       var subscribers = 0
       @usableFromInline
       var connection: (any Cancellable)?
+      /// A subscriber's call is connecting: a subscriber that joins meanwhile, even after every
+      /// subscriber before it left, gets that connection rather than a second one.
+      @usableFromInline
+      var connecting = false
 
       @inlinable
       init() {}
@@ -43,7 +47,9 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let needsConnection = state.withLock { state -> Bool in
         state.subscribers += 1
-        return state.subscribers == 1 && state.connection == nil
+        guard state.subscribers == 1, state.connection == nil, !state.connecting else { return false }
+        state.connecting = true
+        return true
       }
       upstream.subscribe(Inner(membership: Membership(parent: self, downstream: subscriber), downstream: subscriber))
       if needsConnection { connectUpstream() }
@@ -54,6 +60,7 @@ extension Publishers {
     func connectUpstream() {
       let connection = upstream.connect()
       let stale = state.withLock { state -> (any Cancellable)? in
+        state.connecting = false
         // Everyone left while connecting: the connection is not wanted any more.
         guard state.subscribers > 0 else { return connection }
         state.connection = connection

@@ -108,6 +108,46 @@ struct AutoconnectTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  @Test func aSubscriberJoiningAsTheFirstLeavesDuringItsSubscriptionSharesOneConnection() {
+    // The first subscriber leaves from inside `receive(subscription:)`, before its call has
+    // connected, and a second joins there: the count goes 1 -> 0 -> 1 while the first call is
+    // still to connect. The upstream is subscribed to once, and the second subscriber gets each
+    // value once.
+    let fixture = CountingUpstream()
+    let (source, auto) = (fixture.source, fixture.autoconnected)
+    let second = TestSubscriber<Int, Never>()
+    let first = AnySubscriber<Int, Never>(receiveSubscription: { subscription in
+      subscription.cancel()
+      auto.subscribe(second)
+    })
+    auto.subscribe(first)
+    #expect(fixture.subscriptions == 1)
+    source.send(1)
+    #expect(second.values == [1])
+    second.cancel()
+    source.send(2)
+    #expect(second.values == [1])
+    // The second subscriber's leaving disconnected: a third connects again.
+    let third = TestSubscriber<Int, Never>()
+    auto.subscribe(third)
+    #expect(fixture.subscriptions == 2)
+    third.cancel()
+  }
+
+  @Test func aColdUpstreamReachesASubscriberJoiningAsTheFirstLeavesOnlyOnce() {
+    let source = CurrentValueSubject<Int, Never>(0)
+    let shared = source.share()
+    let second = TestSubscriber<Int, Never>()
+    let first = AnySubscriber<Int, Never>(receiveSubscription: { subscription in
+      subscription.cancel()
+      shared.subscribe(second)
+    })
+    shared.subscribe(first)
+    source.send(1)
+    #expect(second.values == [0, 1])
+    second.cancel()
+  }
+
   @Test func theSubscriptionDescribesItself() {
     let source = PassthroughSubject<Int, Never>()
     let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
@@ -153,10 +193,36 @@ struct AutoconnectStressTests {
     #expect(watcher.violations.isEmpty)
     watcher.cancel()
   }
+
+  @Test func subscribersJoiningAsOthersLeaveDuringTheirSubscriptionNeverConnectTwice() {
+    for _ in 0..<2_000 {
+      let source = CurrentValueSubject<Int, Never>(0)
+      let shared = source.share()
+      let stays = TestSubscriber<Int, Never>()
+      let arrived = SendingFlag()
+      DispatchQueue.concurrentPerform(iterations: 2) { index in
+        // Both start together, which makes the interleaving that connected twice common.
+        arrived.count.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        while arrived.count.load(ordering: .acquiring) < 2 {}
+        if index == 0 {
+          shared.subscribe(AnySubscriber<Int, Never>(receiveSubscription: { $0.cancel() }))
+        } else {
+          shared.subscribe(stays)
+        }
+      }
+      source.send(1)
+      // Connected once, the subscriber that stays sees the current value at most once (not at
+      // all if it joined the multicast subject after the connection sent it), then 1.
+      #expect(stays.values == [0, 1] || stays.values == [1])
+      #expect(stays.violations.isEmpty)
+      stays.cancel()
+    }
+  }
 }
 
 private final class SendingFlag: Sendable {
   let isOn = Atomic<Bool>(true)
+  let count = Atomic<Int>(0)
 }
 
 /// A subject behind a `Deferred` that counts how often it is subscribed to, multicast and
