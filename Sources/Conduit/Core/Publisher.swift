@@ -117,6 +117,11 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Cancellable, Cus
       return
     }
     subject.send(subscription: subscription)
+    // A cancel on another thread between the lock and the line above asked the subject to forget
+    // the subscription before the subject had recorded it; forget it now that it has.
+    if phase.load(ordering: .acquiring) != Self.subscribed {
+      (subject as? any UpstreamForgetting)?.forgetUpstream(subscription.combineIdentifier)
+    }
   }
 
   @inlinable

@@ -296,7 +296,7 @@ private func everySenderInOrder(_ values: [Int], consecutive: Bool) -> Bool {
 
 /// Runs `body` on `count` threads started together, and returns when all have finished.
 /// Objects the threads create are attributed to the caller's leak check.
-private func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
   let scope = CensusScope.current
   let gate = DispatchSemaphore(value: 0)
   let group = DispatchGroup()

@@ -199,11 +199,8 @@ struct AutoconnectStressTests {
       let source = CurrentValueSubject<Int, Never>(0)
       let shared = source.share()
       let stays = TestSubscriber<Int, Never>()
-      let arrived = SendingFlag()
-      DispatchQueue.concurrentPerform(iterations: 2) { index in
-        // Both start together, which makes the interleaving that connected twice common.
-        arrived.count.wrappingAdd(1, ordering: .acquiringAndReleasing)
-        while arrived.count.load(ordering: .acquiring) < 2 {}
+      // The two threads start together, which makes the interleaving that connected twice common.
+      runOnThreads(2) { index in
         if index == 0 {
           shared.subscribe(AnySubscriber<Int, Never>(receiveSubscription: { $0.cancel() }))
         } else {
@@ -222,7 +219,6 @@ struct AutoconnectStressTests {
 
 private final class SendingFlag: Sendable {
   let isOn = Atomic<Bool>(true)
-  let count = Atomic<Int>(0)
 }
 
 /// A subject behind a `Deferred` that counts how often it is subscribed to, multicast and

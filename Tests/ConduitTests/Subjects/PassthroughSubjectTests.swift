@@ -1,6 +1,8 @@
-import Conduit
 import ConduitTesting
+import Synchronization
 import Testing
+
+@testable import Conduit
 
 @Suite(.leakChecked)
 struct PassthroughSubjectTests {
@@ -224,6 +226,21 @@ struct PassthroughSubjectTests {
     relay.send(completion: .finished)
   }
 
+  @Test func aRelayCancelledBeforeTheSubjectRecordsItsSubscriptionLeavesNothingInTheSubject() {
+    // The interleaving of two threads, forced: the relay has taken its subscription and is about
+    // to hand it to the subject when its token is cancelled. The cancel asks the subject to forget
+    // a subscription it has not recorded yet; the subject records it just after.
+    let subject = PassthroughSubject<Int, Never>()
+    let forwarding = CancelBeforeRecordingSubject(subject)
+    let source = LateSubscriptionPublisher()
+    let token = source.subscribe(forwarding)
+    forwarding.beforeRecording = { token.cancel() }
+    weak var link = source.giveSubscription()
+    forwarding.beforeRecording = nil
+    #expect(subject.core.state.withLock { $0.upstreams.isEmpty })
+    #expect(link == nil)
+  }
+
   @Test func relaysSubscribedAndCancelledOverAndOverDoNotPileUp() throws {
     let upstream = PassthroughSubject<Int, Never>()
     let relay = PassthroughSubject<Int, Never>()
@@ -277,6 +294,76 @@ struct PassthroughSubjectTests {
 }
 
 private struct Oops: Error, Equatable {}
+
+@Suite(.leakChecked, .serialized)
+struct RelayStressTests {
+  @Test func relaysCancelledAsTheirSubscriptionArrivesLeaveNothingInTheSubject() {
+    let subject = PassthroughSubject<Int, Never>()
+    let rounds = 30_000
+    let sources = (0..<rounds).map { _ in LateSubscriptionPublisher() }
+    let tokens = sources.map { $0.subscribe(subject) }
+    let arrived = Atomic<Int>(0)
+    runOnThreads(2) { thread in
+      for round in 0..<rounds {
+        // Both threads start each round together.
+        arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < 2 * (round + 1) {}
+        if thread == 0 { sources[round].giveSubscription() } else { tokens[round].cancel() }
+      }
+    }
+    #expect(subject.core.state.withLock { $0.upstreams.isEmpty })
+  }
+}
+
+/// Hands its subscriber a subscription only when the test says so, so that the test can race
+/// that moment against a cancel.
+private final class LateSubscriptionPublisher: Publisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  final class Link: Subscription {
+    func request(_ demand: Subscribers.Demand) {}
+    func cancel() {}
+  }
+
+  private let subscriber = Locked<AnySubscriber<Int, Never>?>(nil)
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber.withLock { $0 = AnySubscriber(subscriber) }
+  }
+
+  /// Gives the subscriber its subscription, and forgets the subscriber.
+  @discardableResult
+  func giveSubscription() -> Link {
+    let link = Link()
+    let subscriber = self.subscriber.withLock { subscriber in
+      defer { subscriber = nil }
+      return subscriber
+    }
+    subscriber?.receive(subscription: link)
+    return link
+  }
+}
+
+/// A subject that forwards to a passthrough subject, and runs `beforeRecording` when it is given
+/// an upstream subscription, before the passthrough subject records it.
+private final class CancelBeforeRecordingSubject: Subject, UpstreamForgetting, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+  let inner: PassthroughSubject<Int, Never>
+  var beforeRecording: (() -> Void)?
+  init(_ inner: PassthroughSubject<Int, Never>) { self.inner = inner }
+  func send(_ value: Int) { inner.send(value) }
+  func send(completion: Subscribers.Completion<Never>) { inner.send(completion: completion) }
+  func send(subscription: any Subscription) {
+    beforeRecording?()
+    inner.send(subscription: subscription)
+  }
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    inner.receive(subscriber: subscriber)
+  }
+  func forgetUpstream(_ identifier: CombineIdentifier) { inner.forgetUpstream(identifier) }
+}
 
 /// Records what a subject asks of the upstream subscription it was given.
 private final class SpySubscription: Subscription {
