@@ -1,0 +1,205 @@
+import Conduit
+import Synchronization
+
+/// A publisher of `offset + 0..<count` that respects demand, for stress tests that need a source
+/// which, unlike a subject, never drops a value for lack of demand. Emission is serialized by a
+/// drain flag (never calling out under its lock) and happens on whichever thread calls `pump()`
+/// and, with `emitsOnRequest`, inside `request`. With `subscribesImmediately` false, the
+/// subscriber gets its subscription only from `giveSubscription()`, so that a test can race that
+/// moment against other threads.
+final class PumpSource: Publisher, Subscription, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private struct State {
+    var subscriber: AnySubscriber<Int, Never>?
+    var demand = Subscribers.Demand.none
+    var requested = Subscribers.Demand.none
+    var next = 0
+    var draining = false
+    var again = false
+    var cancelled = false
+    var finished = false
+  }
+
+  private enum Step {
+    case value(AnySubscriber<Int, Never>, Int)
+    case finish(AnySubscriber<Int, Never>)
+    case again
+    case stop
+  }
+
+  private let state = Locked(State())
+  private let count: Int
+  private let emitsOnRequest: Bool
+  private let subscribesImmediately: Bool
+  private let finishes: Bool
+  private let offset: Int
+
+  init(count: Int, emitsOnRequest: Bool, subscribesImmediately: Bool = true, finishes: Bool = false, offset: Int = 0) {
+    self.count = count
+    self.emitsOnRequest = emitsOnRequest
+    self.subscribesImmediately = subscribesImmediately
+    self.finishes = finishes
+    self.offset = offset
+  }
+
+  /// Everything asked of this source so far, by `request` and by the subscriber's answers.
+  var totalRequested: Subscribers.Demand { withState { $0.requested } }
+  var isFinished: Bool { withState { $0.finished } }
+  var isCancelled: Bool { withState { $0.cancelled } }
+  var isExhausted: Bool { withState { $0.next == count || $0.cancelled } }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    withState { $0.subscriber = AnySubscriber(subscriber) }
+    if subscribesImmediately { subscriber.receive(subscription: self) }
+  }
+
+  func giveSubscription() {
+    withState { $0.subscriber }?.receive(subscription: self)
+  }
+
+  func request(_ demand: Subscribers.Demand) {
+    withState {
+      $0.demand += demand
+      $0.requested += demand
+    }
+    if emitsOnRequest { pump() }
+  }
+
+  func cancel() {
+    withState { state in
+      state.cancelled = true
+      state.subscriber = nil
+    }
+  }
+
+  /// Sends what the demand allows, and the completion once every value is out if the source
+  /// `finishes`. A call that finds another thread sending makes that thread look again instead.
+  func pump() {
+    let claimed = withState { state -> Bool in
+      if state.draining {
+        state.again = true
+        return false
+      }
+      state.draining = true
+      return true
+    }
+    guard claimed else { return }
+    while true {
+      let step = withState { state -> Step in
+        if let subscriber = state.subscriber, !state.cancelled {
+          if state.next < count, state.demand > 0 {
+            state.demand -= 1
+            defer { state.next += 1 }
+            return .value(subscriber, state.next)
+          }
+          if state.next == count, finishes, !state.finished {
+            state.finished = true
+            state.subscriber = nil
+            return .finish(subscriber)
+          }
+        }
+        if state.again {
+          state.again = false
+          return .again
+        }
+        state.draining = false
+        return .stop
+      }
+      switch step {
+      case .value(let subscriber, let value):
+        let more = subscriber.receive(offset + value)
+        if more > 0 {
+          withState {
+            $0.demand += more
+            $0.requested += more
+          }
+        }
+      case .finish(let subscriber):
+        subscriber.receive(completion: .finished)
+      case .again:
+        continue
+      case .stop:
+        return
+      }
+    }
+  }
+
+  private func withState<R>(_ body: (inout State) -> R) -> R {
+    state.withLock { body(&$0) }
+  }
+}
+
+/// Records values without a lock of its own: the publisher promises that calls into one
+/// subscriber never overlap (DESIGN.md §2.3), and ThreadSanitizer checks that promise here.
+/// An atomic in-flight counter notices overlaps in runs without the sanitizer.
+///
+/// With `cancelAt`, it cancels from inside `receive` once that many values have arrived, and,
+/// when its demand is bounded, asks for each next value from inside `receive` through its
+/// subscription (re-entrantly) rather than by its return value.
+final class StressSubscriber: Subscriber, @unchecked Sendable {
+  private let demand: Subscribers.Demand
+  private let forbidden: Int?
+  private let cancelAt: Int?
+  private let received = Atomic<Int>(0)
+  private let inFlight = Atomic<Int>(0)
+  private let overlapCount = Atomic<Int>(0)
+  private let forbiddenSeen = Atomic<Bool>(false)
+  private let completion = Atomic<Bool>(false)
+  private let receivedAtCancel = Atomic<Int>(-1)
+  // Busy work done for each value, to make the subscriber slower than a send.
+  private let workPerValue: Int
+  private let work = Atomic<Int>(0)
+  private let subscription = Locked<(any Subscription)?>(nil)
+  // Written by whichever thread delivers (deliveries are serialized); read once they are over.
+  private(set) var values: [Int] = []
+
+  init(demand: Subscribers.Demand = .unlimited, forbidden: Int? = nil, workPerValue: Int = 0, cancelAt: Int? = nil) {
+    self.demand = demand
+    self.forbidden = forbidden
+    self.workPerValue = workPerValue
+    self.cancelAt = cancelAt
+  }
+
+  var count: Int { received.load(ordering: .acquiring) }
+  var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+  var sawForbidden: Bool { forbiddenSeen.load(ordering: .relaxed) }
+  var completed: Bool { completion.load(ordering: .relaxed) }
+  var countWhenCancelReturned: Int { receivedAtCancel.load(ordering: .relaxed) }
+
+  func receive(subscription: any Subscription) {
+    self.subscription.withLock { $0 = subscription }
+    subscription.request(demand)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
+      overlapCount.wrappingAdd(1, ordering: .relaxed)
+    }
+    if input == forbidden { forbiddenSeen.store(true, ordering: .relaxed) }
+    for step in 0..<workPerValue { work.wrappingAdd(step & 1, ordering: .relaxed) }
+    values.append(input)
+    let seen = received.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue
+    inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    if let cancelAt {
+      if seen >= cancelAt {
+        cancelAndRecord()
+      } else if demand != .unlimited {
+        subscription.withLock { $0 }?.request(.max(1))
+      }
+    }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    self.completion.store(true, ordering: .relaxed)
+  }
+
+  /// Cancels, then notes how many values had arrived by the time `cancel` returned.
+  func cancelAndRecord() {
+    subscription.withLock { $0 }?.cancel()
+    let seen = received.load(ordering: .acquiring)
+    _ = receivedAtCancel.compareExchange(expected: -1, desired: seen, ordering: .relaxed)
+  }
+}
