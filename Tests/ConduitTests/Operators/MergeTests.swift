@@ -1,8 +1,9 @@
-import Conduit
 import ConduitTesting
 import Dispatch
 import Synchronization
 import Testing
+
+@testable import Conduit
 
 private struct MergeError: Error, Equatable {}
 
@@ -313,6 +314,161 @@ struct MergeStressTests {
     let nonNegative = values.filter { $0 >= 0 }
     #expect(nonNegative == nonNegative.sorted())
     #expect(subscriber.violations.isEmpty)
+  }
+
+  /// Two threads request one value at a time while each upstream emits on its own thread: the
+  /// downstream gets exactly what it asked for, each upstream's values in order.
+  @Test func oneAtATimeRequestsFromTwoThreadsWhileBothUpstreamsEmitAreMetExactly() {
+    let count = 20_000
+    let first = PumpSource(count: count, emitsOnRequest: false)
+    let second = PumpSource(count: count, emitsOnRequest: false, offset: 1_000_000)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    first.merge(with: second).subscribe(subscriber)
+    let requesters = 2
+    let perRequester = 2_000
+    let granted = requesters * perRequester
+    let done = Atomic<Int>(0)
+
+    runOnThreads(2 + requesters) { thread in
+      switch thread {
+      case 0, 1:
+        let source = thread == 0 ? first : second
+        while done.load(ordering: .acquiring) < requesters { source.pump() }
+      default:
+        for _ in 0..<perRequester { subscriber.request(.max(1)) }
+        done.wrappingAdd(1, ordering: .releasing)
+      }
+    }
+    // Demand that arrived after an upstream's last pump is still there to be met.
+    for _ in 0..<10 {
+      first.pump()
+      second.pump()
+    }
+
+    let values = subscriber.values
+    #expect(subscriber.violations.isEmpty)
+    #expect(values.count == granted)
+    let fromFirst = values.filter { $0 < 1_000_000 }
+    let fromSecond = values.filter { $0 >= 1_000_000 }.map { $0 - 1_000_000 }
+    #expect(fromFirst == Array(0..<fromFirst.count))
+    #expect(fromSecond == Array(0..<fromSecond.count))
+    subscriber.cancel()
+  }
+
+  /// Each upstream sends its values and finishes on its own thread: every value arrives once,
+  /// then a single completion.
+  @Test func upstreamsFinishingOnTwoThreadsDeliverEveryValueThenOneCompletion() {
+    for _ in 0..<200 {
+      let first = PumpSource(count: 200, emitsOnRequest: false, finishes: true)
+      let second = PumpSource(count: 200, emitsOnRequest: false, finishes: true, offset: 1_000)
+      let subscriber = TestSubscriber<Int, Never>()
+      first.merge(with: second).subscribe(subscriber)
+      runOnThreads(2) { thread in
+        let source = thread == 0 ? first : second
+        while !source.isFinished { source.pump() }
+      }
+      #expect(subscriber.values.sorted() == Array(0..<200) + Array(1_000..<1_200))
+      #expect(subscriber.completion == .finished)
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  /// A cancel from a third thread while two threads send: nothing after the value in flight
+  /// when cancel returned, no completion, no overlap, and both subjects forget the merge.
+  @Test func cancelFromAThirdThreadWhileTwoSendStopsDeliveryAndCancelsBothUpstreams() {
+    for _ in 0..<200 {
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let subscriber = StressSubscriber()
+      first.merge(with: second).subscribe(subscriber)
+      let sendersDone = Atomic<Int>(0)
+      runOnThreads(3) { thread in
+        switch thread {
+        case 0:
+          for index in 0..<500 { first.send(index) }
+          sendersDone.wrappingAdd(1, ordering: .releasing)
+        case 1:
+          for index in 0..<500 { second.send(index) }
+          sendersDone.wrappingAdd(1, ordering: .releasing)
+        default:
+          while subscriber.count < 100 && sendersDone.load(ordering: .acquiring) < 2 {}
+          subscriber.cancelAndRecord()
+        }
+      }
+      #expect(subscriber.count <= subscriber.countWhenCancelReturned + 1)
+      #expect(subscriber.overlaps == 0)
+      #expect(!subscriber.completed)
+      #expect(first.core.memberCount == 0)
+      #expect(second.core.memberCount == 0)
+    }
+  }
+
+  /// A subscriber that asks for one value at a time and cancels from inside `receive`, while two
+  /// threads send: it never gets past the value it cancelled at, and calls never overlap.
+  @Test func requestingAndCancellingFromInsideReceiveWhileTwoThreadsSendStopsAtTheCancel() {
+    for _ in 0..<200 {
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let subscriber = StressSubscriber(demand: .max(1), cancelAt: 150)
+      first.merge(with: second).subscribe(subscriber)
+      runOnThreads(2) { thread in
+        let subject = thread == 0 ? first : second
+        for index in 0..<1_000 { subject.send(index) }
+      }
+      #expect(subscriber.count <= 150)
+      #expect(subscriber.overlaps == 0)
+      #expect(!subscriber.completed)
+      // Subjects drop what comes without demand: a slow run may not reach the count that cancels.
+      subscriber.cancelAndRecord()
+    }
+  }
+
+  /// The downstream switches from one value at a time to unlimited while one upstream emits on
+  /// its own thread and the other inside each request: every value of both arrives.
+  @Test func switchingToUnlimitedWhileOneAtATimeRequestsAndValuesFlowDeliversEverything() {
+    for _ in 0..<50 {
+      let first = PumpSource(count: 2_000, emitsOnRequest: true)
+      let second = PumpSource(count: 2_000, emitsOnRequest: false, offset: 1_000_000)
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+      first.merge(with: second).subscribe(subscriber)
+      runOnThreads(4) { thread in
+        switch thread {
+        case 0: while !second.isExhausted { second.pump() }
+        case 2:
+          while subscriber.values.count < 20 {}
+          subscriber.request(.unlimited)
+        default: for _ in 0..<200 { subscriber.request(.max(1)) }
+        }
+      }
+      for _ in 0..<3 { second.pump() }
+      let values = subscriber.values
+      #expect(subscriber.violations.isEmpty)
+      #expect(values.count == 4_000)
+      #expect(values.filter { $0 < 1_000_000 } == Array(0..<2_000))
+      #expect(values.filter { $0 >= 1_000_000 } == Array(1_000_000..<1_002_000))
+      subscriber.cancel()
+    }
+  }
+
+  /// An upstream that subscribes on another thread while requests arrive is asked for its first
+  /// value, and every value of both upstreams arrives, then one completion.
+  @Test func anUpstreamSubscribingLateWhileRequestsArriveIsAskedAndDeliversEverything() {
+    for _ in 0..<300 {
+      let first = PumpSource(count: 100, emitsOnRequest: true, finishes: true)
+      let late = PumpSource(
+        count: 100, emitsOnRequest: true, subscribesImmediately: false, finishes: true, offset: 1_000)
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+      first.merge(with: late).subscribe(subscriber)
+      runOnThreads(3) { thread in
+        switch thread {
+        case 0: late.giveSubscription()
+        default: for _ in 0..<100 { subscriber.request(.max(1)) }
+        }
+      }
+      #expect(subscriber.violations.isEmpty)
+      #expect(subscriber.values.sorted() == Array(0..<100) + Array(1_000..<1_100))
+      #expect(subscriber.completion == .finished)
+    }
   }
 }
 
