@@ -1,6 +1,7 @@
 import Conduit
 import ConduitTesting
 import Dispatch
+import Synchronization
 import Testing
 
 private struct ZipError: Error, Equatable {}
@@ -306,5 +307,163 @@ struct ZipStressTests {
     #expect(values.map(\.1) == values.map(\.1).sorted(by: >))
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
+  }
+
+  /// Two threads request one pair at a time while each upstream emits on its own thread: the
+  /// downstream never gets more than it asked for, pairs line up, and no demand is lost.
+  @Test func zipWithBoundedDemandFromSeveralThreadsNeverExceedsDemand() {
+    let count = 20_000
+    let first = PumpSource(count: count, emitsOnRequest: false)
+    let second = PumpSource(count: count, emitsOnRequest: false)
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
+    first.zip(second).subscribe(subscriber)
+    let requesters = 2
+    let perRequester = 2_000
+    let granted = requesters * perRequester
+    let done = Atomic<Int>(0)
+
+    runOnThreads(2 + requesters) { thread in
+      switch thread {
+      case 0, 1:
+        let source = thread == 0 ? first : second
+        while done.load(ordering: .acquiring) < requesters { source.pump() }
+        source.pump()
+      default:
+        for _ in 0..<perRequester { subscriber.request(.max(1)) }
+        done.wrappingAdd(1, ordering: .releasing)
+      }
+    }
+    // Demand that reached an upstream after its last pump is still there to be met.
+    for _ in 0..<10 {
+      first.pump()
+      second.pump()
+    }
+
+    let values = subscriber.values
+    #expect(subscriber.violations.isEmpty)
+    #expect(first.totalRequested == .max(granted))
+    #expect(second.totalRequested == .max(granted))
+    #expect(values.count == granted)
+    #expect(values.enumerated().allSatisfy { $0.element.0 == $0.offset && $0.element.1 == $0.offset })
+    subscriber.cancel()
+  }
+
+  /// Four threads request one pair at a time from upstreams that emit from inside `request`, on
+  /// whichever thread asks: every pair requested arrives, in order.
+  @Test func requestsFromFourThreadsToUpstreamsThatEmitWhenAskedPairEverythingInOrder() {
+    let count = 20_000
+    let first = PumpSource(count: count, emitsOnRequest: true)
+    let second = PumpSource(count: count, emitsOnRequest: true)
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
+    first.zip(second).subscribe(subscriber)
+    let requesters = 4
+    let perRequester = 1_000
+    let granted = requesters * perRequester
+
+    runOnThreads(requesters) { _ in
+      for _ in 0..<perRequester { subscriber.request(.max(1)) }
+    }
+
+    let values = subscriber.values
+    #expect(subscriber.violations.isEmpty)
+    #expect(values.count == granted)
+    #expect(values.enumerated().allSatisfy { $0.element.0 == $0.offset && $0.element.1 == $0.offset })
+    subscriber.cancel()
+  }
+
+  /// An upstream that subscribes on another thread while the downstream requests is asked for
+  /// everything requested so far, exactly once.
+  @Test func anUpstreamSubscribingLateWhileRequestsArriveIsAskedForEverythingRequested() {
+    for _ in 0..<300 {
+      let first = PumpSource(count: 1_000, emitsOnRequest: true)
+      let late = PumpSource(count: 1_000, emitsOnRequest: true, subscribesImmediately: false)
+      let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1))
+      first.zip(late).subscribe(subscriber)
+      runOnThreads(3) { thread in
+        if thread == 0 {
+          late.giveSubscription()
+        } else {
+          for _ in 0..<50 { subscriber.request(.max(1)) }
+        }
+      }
+      #expect(late.totalRequested == .max(101))
+      #expect(first.totalRequested == .max(101))
+      #expect(subscriber.values.count == 101)
+      #expect(subscriber.violations.isEmpty)
+      subscriber.cancel()
+    }
+  }
+
+  /// Each upstream sends and finishes on its own thread, one of them with a surplus: every pair
+  /// arrives, then a single completion.
+  @Test func upstreamsFinishingOnTwoThreadsPairEveryValueThenFinishOnce() {
+    for round in 0..<300 {
+      let first = PumpSource(count: 100, emitsOnRequest: false, finishes: true)
+      let second = PumpSource(count: 100 + round % 3, emitsOnRequest: false, finishes: true)
+      let subscriber = TestSubscriber<(Int, Int), Never>()
+      first.zip(second).subscribe(subscriber)
+      runOnThreads(2) { thread in
+        let source = thread == 0 ? first : second
+        while !source.isFinished && !source.isCancelled { source.pump() }
+      }
+      let values = subscriber.values
+      #expect(values.count == 100)
+      #expect(values.enumerated().allSatisfy { $0.element.0 == $0.offset && $0.element.1 == $0.offset })
+      #expect(subscriber.completion == .finished)
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  /// A failure sent on one thread while values flow in on two others: pairs stay in order and the
+  /// downstream completes exactly once.
+  @Test func aFailureOnOneThreadWhileTwoSendEndsThePairingOnce() {
+    for _ in 0..<300 {
+      let first = PassthroughSubject<Int, ZipError>()
+      let second = PassthroughSubject<Int, ZipError>()
+      let subscriber = TestSubscriber<(Int, Int), ZipError>()
+      first.zip(second).subscribe(subscriber)
+      runOnThreads(3) { thread in
+        switch thread {
+        case 0: for index in 0..<200 { first.send(index) }
+        case 1: for index in 0..<200 { second.send(index) }
+        default: second.send(completion: .failure(ZipError()))
+        }
+      }
+      let values = subscriber.values
+      #expect(subscriber.violations.isEmpty)
+      #expect(subscriber.completion == .failure(ZipError()))
+      #expect(values.enumerated().allSatisfy { $0.element.0 == $0.offset && $0.element.1 == $0.offset })
+      first.send(completion: .finished)
+    }
+  }
+
+  /// Zip3 fed on three threads, with one-at-a-time demand from two more, cancelled from a sixth:
+  /// nothing after the triple in flight when cancel returned, and every upstream cancelled.
+  @Test func zip3CancelledWhileDemandAndValuesFlowStopsAndCancelsEveryUpstream() {
+    for _ in 0..<30 {
+      let sources = (0..<3).map { _ in PumpSource(count: 5_000, emitsOnRequest: false) }
+      let subscriber = TestSubscriber<(Int, Int, Int), Never>(initialDemand: .none)
+      Publishers.Zip3(sources[0], sources[1], sources[2]).subscribe(subscriber)
+      let stop = Atomic<Bool>(false)
+      let atCancel = Atomic<Int>(-1)
+      runOnThreads(6) { thread in
+        switch thread {
+        case 0, 1, 2:
+          while !stop.load(ordering: .acquiring) { sources[thread].pump() }
+        case 3, 4:
+          for _ in 0..<300 { subscriber.request(.max(1)) }
+        default:
+          while subscriber.values.count < 50 {}
+          subscriber.cancel()
+          atCancel.store(subscriber.values.count, ordering: .releasing)
+          stop.store(true, ordering: .releasing)
+        }
+      }
+      let values = subscriber.values
+      #expect(subscriber.violations.isEmpty)
+      #expect(values.count <= atCancel.load(ordering: .acquiring) + 1)
+      #expect(values.enumerated().allSatisfy { $0.element == ($0.offset, $0.offset, $0.offset) })
+      #expect(sources.allSatisfy { $0.isCancelled })
+    }
   }
 }
