@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Synchronization
 import Testing
 
 private struct CombineLatestError: Error, Equatable {}
@@ -286,5 +287,38 @@ struct CombineLatestStressTests {
     #expect(values.map(\.1) == values.map(\.1).sorted(by: >))
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
+  }
+
+  /// Two threads request one combination at a time while each upstream emits on its own
+  /// thread: the downstream never gets more than it asked for, and each place only moves on.
+  @Test func oneAtATimeRequestsFromTwoThreadsWhileBothUpstreamsEmitNeverExceedDemand() {
+    let count = 20_000
+    let first = PumpSource(count: count, emitsOnRequest: false)
+    let second = PumpSource(count: count, emitsOnRequest: false)
+    let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
+    first.combineLatest(second).subscribe(subscriber)
+    let requesters = 2
+    let perRequester = 2_000
+    let granted = requesters * perRequester
+    let done = Atomic<Int>(0)
+
+    runOnThreads(2 + requesters) { thread in
+      switch thread {
+      case 0, 1:
+        let source = thread == 0 ? first : second
+        while done.load(ordering: .acquiring) < requesters { source.pump() }
+      default:
+        for _ in 0..<perRequester { subscriber.request(.max(1)) }
+        done.wrappingAdd(1, ordering: .releasing)
+      }
+    }
+
+    let values = subscriber.values
+    #expect(subscriber.violations.isEmpty)
+    #expect(!values.isEmpty)
+    #expect(values.count <= granted)
+    #expect(values.map(\.0) == values.map(\.0).sorted())
+    #expect(values.map(\.1) == values.map(\.1).sorted())
+    subscriber.cancel()
   }
 }
