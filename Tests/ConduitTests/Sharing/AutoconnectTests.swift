@@ -1,8 +1,9 @@
-import Conduit
 import ConduitTesting
 import Dispatch
 import Synchronization
 import Testing
+
+@testable import Conduit
 
 @Suite(.leakChecked)
 struct AutoconnectTests {
@@ -214,6 +215,44 @@ struct AutoconnectStressTests {
       #expect(stays.violations.isEmpty)
       stays.cancel()
     }
+  }
+
+  /// share() subscribers, some asking for a few values only, join and leave on two threads while
+  /// two others send through the share: one that stays gets every value, those that leave get
+  /// nothing after leaving, and once the last one leaves the share lets go of the upstream.
+  @Test func subscribersJoiningAndLeavingWhileTwoThreadsSendMissNothingForOneThatStays() {
+    let source = PassthroughSubject<Int, Never>()
+    let shared = source.share()
+    let witness = StressSubscriber()
+    shared.subscribe(witness)
+    let sendersDone = Atomic<Int>(0)
+    let churned = Locked<[StressSubscriber]>([])
+    runOnThreads(4) { thread in
+      if thread < 2 {
+        for index in 0..<5_000 { source.send(thread * 1_000_000 + index) }
+        sendersDone.wrappingAdd(1, ordering: .releasing)
+        return
+      }
+      var mine: [StressSubscriber] = []
+      while sendersDone.load(ordering: .acquiring) < 2 {
+        let subscriber = StressSubscriber(demand: mine.count.isMultiple(of: 2) ? .unlimited : .max(3))
+        shared.subscribe(subscriber)
+        subscriber.cancelAndRecord()
+        mine.append(subscriber)
+      }
+      churned.withLock { $0.append(contentsOf: mine) }
+    }
+    let values = witness.values
+    #expect(values.filter { $0 < 1_000_000 } == Array(0..<5_000))
+    #expect(values.filter { $0 >= 1_000_000 } == Array(1_000_000..<1_005_000))
+    #expect(witness.overlaps == 0)
+    let subscribers = churned.withLock { $0 }
+    let keptTheContract = subscribers.allSatisfy {
+      $0.overlaps == 0 && !$0.completed && $0.count <= $0.countWhenCancelReturned + 1
+    }
+    #expect(keptTheContract)
+    witness.cancelAndRecord()
+    #expect(source.core.memberCount == 0)
   }
 }
 

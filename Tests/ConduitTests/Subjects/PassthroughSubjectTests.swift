@@ -313,6 +313,79 @@ struct RelayStressTests {
     }
     #expect(subject.core.state.withLock { $0.upstreams.isEmpty })
   }
+
+  /// Two relays into one subject finish on two threads, while one subscriber cancels from inside
+  /// `receive` and another joins: the subject completes once, at the first relay's completion,
+  /// and what came through each relay is, in order, a beginning of what it sent.
+  @Test func twoRelaysFinishingOnTwoThreadsCompleteTheSubjectOnce() {
+    for _ in 0..<500 {
+      let subject = PassthroughSubject<Int, Never>()
+      let first = PassthroughSubject<Int, Never>()
+      let second = PassthroughSubject<Int, Never>()
+      let stays = TestSubscriber<Int, Never>()
+      subject.subscribe(stays)
+      let leaves = StressSubscriber(cancelAt: 10)
+      subject.subscribe(leaves)
+      let relays = [first.subscribe(subject), second.subscribe(subject)]
+      let joiner = TestSubscriber<Int, Never>()
+      runOnThreads(3) { thread in
+        switch thread {
+        case 0:
+          for index in 0..<100 { first.send(index) }
+          first.send(completion: .finished)
+        case 1:
+          for index in 0..<100 { second.send(1_000 + index) }
+          second.send(completion: .finished)
+        default: subject.subscribe(joiner)
+        }
+      }
+      #expect(stays.violations.isEmpty)
+      #expect(stays.completion == .finished)
+      #expect(joiner.violations.isEmpty)
+      #expect(joiner.completion == .finished)
+      #expect(leaves.count <= 10)
+      #expect(leaves.overlaps == 0)
+      #expect(!leaves.completed)
+      let values = stays.values
+      let fromFirst = values.filter { $0 < 1_000 }
+      let fromSecond = values.filter { $0 >= 1_000 }.map { $0 - 1_000 }
+      #expect(fromFirst == Array(0..<fromFirst.count))
+      #expect(fromSecond == Array(0..<fromSecond.count))
+      #expect(fromFirst.count == 100 || fromSecond.count == 100)
+      withExtendedLifetime(relays) {}
+    }
+  }
+
+  /// A relay's upstream finishes on one thread while the relay is cancelled on another and the
+  /// subject is sent to directly on a third: the subscriber sees each sender's values in order
+  /// and at most one completion.
+  @Test func aRelayFinishingOnOneThreadWhileCancelledOnAnotherKeepsTheContract() {
+    for _ in 0..<1_000 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>()
+      subject.subscribe(subscriber)
+      let source = PassthroughSubject<Int, Never>()
+      let token = source.subscribe(subject)
+      runOnThreads(3) { thread in
+        switch thread {
+        case 0:
+          for index in 0..<50 { source.send(index) }
+          source.send(completion: .finished)
+        case 1: token.cancel()
+        default: for index in 100..<150 { subject.send(index) }
+        }
+      }
+      let values = subscriber.values
+      let relayed = values.filter { $0 < 100 }
+      let direct = values.filter { $0 >= 100 }
+      #expect(subscriber.violations.isEmpty)
+      #expect(relayed == Array(0..<relayed.count))
+      #expect(direct == Array(100..<100 + direct.count))
+      // Unless the relay's completion got through, nothing stopped the direct sends.
+      #expect(subscriber.completion == .finished || direct.count == 50)
+      subscriber.cancel()
+    }
+  }
 }
 
 /// Hands its subscriber a subscription only when the test says so, so that the test can race
