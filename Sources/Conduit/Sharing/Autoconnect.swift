@@ -20,13 +20,21 @@ extension Publishers {
       var subscribers = 0
       @usableFromInline
       var connection: (any Cancellable)?
-      /// A subscriber's call is connecting: a subscriber that joins meanwhile, even after every
-      /// subscriber before it left, gets that connection rather than a second one.
+      /// A thread is connecting or disconnecting (see `reconcile()`); a thread that changes
+      /// `subscribers` meanwhile leaves the connection to it.
       @usableFromInline
-      var connecting = false
+      var reconciling = false
 
       @inlinable
       init() {}
+    }
+
+    /// What `reconcile()` does next.
+    @usableFromInline
+    enum ReconcileStep {
+      case connect
+      case disconnect(any Cancellable)
+      case done
     }
 
     /// The publisher from which this publisher receives elements.
@@ -45,39 +53,55 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let needsConnection = state.withLock { state -> Bool in
-        state.subscribers += 1
-        guard state.subscribers == 1, state.connection == nil, !state.connecting else { return false }
-        state.connecting = true
-        return true
-      }
+      state.withLock { $0.subscribers += 1 }
       upstream.subscribe(Inner(membership: Membership(parent: self, downstream: subscriber), downstream: subscriber))
-      if needsConnection { connectUpstream() }
+      reconcile()
     }
 
+    /// Connects while someone is subscribed and nothing is connected, and cancels the connection
+    /// once everyone has gone, until the two agree.
+    ///
+    /// One thread at a time does this, and calls `connect()` and `cancel()` outside the lock; a
+    /// thread that finds another doing it leaves the work to that one, which sees the change
+    /// before it stops. So there is never more than one connection (two would each send every
+    /// value to the subject), and a connection is cancelled before the next one is made. A
+    /// subscriber that joins while the last one leaves, or from inside the first one's
+    /// `receive(subscription:)`, shares the connection that is made for it.
     // Inlinable so that the upstream subscription `connect()` makes is specialized.
     @inlinable
-    func connectUpstream() {
-      let connection = upstream.connect()
-      let stale = state.withLock { state -> (any Cancellable)? in
-        state.connecting = false
-        // Everyone left while connecting: the connection is not wanted any more.
-        guard state.subscribers > 0 else { return connection }
-        state.connection = connection
-        return nil
+    func reconcile() {
+      var claimed = false
+      while true {
+        let step = state.withLock { state -> ReconcileStep in
+          if !claimed {
+            guard !state.reconciling else { return .done }
+            state.reconciling = true
+          }
+          if state.subscribers > 0, state.connection == nil { return .connect }
+          if state.subscribers == 0, let connection = state.connection {
+            state.connection = nil
+            return .disconnect(connection)
+          }
+          state.reconciling = false
+          return .done
+        }
+        claimed = true
+        switch step {
+        case .connect:
+          let connection = upstream.connect()
+          state.withLock { $0.connection = connection }
+        case .disconnect(let connection):
+          connection.cancel()
+        case .done:
+          return
+        }
       }
-      stale?.cancel()
     }
 
     @usableFromInline
     func subscriberLeft() {
-      let connection = state.withLock { state -> (any Cancellable)? in
-        state.subscribers -= 1
-        guard state.subscribers == 0 else { return nil }
-        defer { state.connection = nil }
-        return state.connection
-      }
-      connection?.cancel()
+      state.withLock { $0.subscribers -= 1 }
+      reconcile()
     }
   }
 }

@@ -367,6 +367,8 @@ struct ReleaseStressTests {
       let all = tallies.withLock { $0 }
       #expect(all.count == 60)
       #expect(all.allSatisfy { $0.count <= $0.countAtDrop + 1 })
+      // Never two connections at once, each sending every value to the subject.
+      #expect(all.allSatisfy { $0.increasing })
     }
   }
 
@@ -418,16 +420,22 @@ private final class SinkTally: Sendable {
   private let received = Atomic<Int>(0)
   private let last = Atomic<Int>(Int.min)
   private let outOfOrder = Atomic<Bool>(false)
+  private let repeatedOrBackwards = Atomic<Bool>(false)
   private let receivedAtDrop = Atomic<Int>(-1)
 
   var count: Int { received.load(ordering: .acquiring) }
   var countAtDrop: Int { receivedAtDrop.load(ordering: .acquiring) }
   var inOrder: Bool { !outOfOrder.load(ordering: .relaxed) }
+  /// Every value was greater than the one before (values may have been skipped).
+  var increasing: Bool { !repeatedOrBackwards.load(ordering: .relaxed) }
 
   func record(_ value: Int) {
     let previous = last.exchange(value, ordering: .relaxed)
     if previous != Int.min && value != previous + 1 {
       outOfOrder.store(true, ordering: .relaxed)
+    }
+    if previous != Int.min && value <= previous {
+      repeatedOrBackwards.store(true, ordering: .relaxed)
     }
     received.wrappingAdd(1, ordering: .acquiringAndReleasing)
   }

@@ -149,6 +149,30 @@ struct AutoconnectTests {
     second.cancel()
   }
 
+  @Test func aSubscriberJoiningWhileTheLastOneDisconnectsGetsTheNextConnectionOnly() {
+    // The last subscriber leaves, and while its connection is being cancelled (outside any lock,
+    // so the connection may still be sending) another joins. The old connection is cancelled
+    // before the new one is made: there are never two, which would each send every value.
+    let upstream = CountingConnectable()
+    let auto = upstream.autoconnect()
+    let first = TestSubscriber<Int, Never>()
+    auto.subscribe(first)
+    let second = TestSubscriber<Int, Never>()
+    upstream.beforeCancel = {
+      upstream.beforeCancel = nil
+      auto.subscribe(second)
+    }
+    first.cancel()
+    #expect(upstream.connections == 2)
+    #expect(upstream.mostLiveAtOnce == 1)
+    #expect(upstream.live == 1)
+    upstream.subject.send(1)
+    #expect(second.values == [1])
+    #expect(first.values == [])
+    second.cancel()
+    #expect(upstream.live == 0)
+  }
+
   @Test func theSubscriptionDescribesItself() {
     let source = PassthroughSubject<Int, Never>()
     let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
@@ -270,4 +294,40 @@ private final class CountingUpstream {
     return source
   }
   .multicast { PassthroughSubject<Int, Never>() }.autoconnect()
+}
+
+/// A connectable publisher that counts its connections and how many are live at once, and runs
+/// `beforeCancel` inside a connection's `cancel()`, while that connection is still live.
+private final class CountingConnectable: ConnectablePublisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  final class Connection: Cancellable {
+    let parent: CountingConnectable
+    var isLive = true
+    init(parent: CountingConnectable) { self.parent = parent }
+    func cancel() {
+      guard isLive else { return }
+      parent.beforeCancel?()
+      isLive = false
+      parent.live -= 1
+    }
+  }
+
+  let subject = PassthroughSubject<Int, Never>()
+  var beforeCancel: (() -> Void)?
+  private(set) var connections = 0
+  private(set) var live = 0
+  private(set) var mostLiveAtOnce = 0
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    subject.receive(subscriber: subscriber)
+  }
+
+  func connect() -> any Cancellable {
+    connections += 1
+    live += 1
+    mostLiveAtOnce = Swift.max(mostLiveAtOnce, live)
+    return Connection(parent: self)
+  }
 }
