@@ -327,22 +327,9 @@ struct MergeStressTests {
     let requesters = 2
     let perRequester = 2_000
     let granted = requesters * perRequester
-    let done = Atomic<Int>(0)
 
-    runOnThreads(2 + requesters) { thread in
-      switch thread {
-      case 0, 1:
-        let source = thread == 0 ? first : second
-        while done.load(ordering: .acquiring) < requesters { source.pump() }
-      default:
-        for _ in 0..<perRequester { subscriber.request(.max(1)) }
-        done.wrappingAdd(1, ordering: .releasing)
-      }
-    }
-    // Demand that arrived after an upstream's last pump is still there to be met.
-    for _ in 0..<10 {
-      first.pump()
-      second.pump()
+    pumpBothWhileRequestingOneAtATime(first, second, requesters: requesters, perRequester: perRequester) {
+      subscriber.request(.max(1))
     }
 
     let values = subscriber.values

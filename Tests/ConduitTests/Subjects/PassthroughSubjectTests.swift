@@ -235,7 +235,7 @@ struct PassthroughSubjectTests {
     let source = LateSubscriptionPublisher()
     let token = source.subscribe(forwarding)
     forwarding.beforeRecording = { token.cancel() }
-    weak var link = source.giveSubscription()
+    weak let link = source.giveSubscription()
     forwarding.beforeRecording = nil
     #expect(subject.core.state.withLock { $0.upstreams.isEmpty })
     #expect(link == nil)
