@@ -46,8 +46,8 @@ extension Publishers.DropUntilOutput {
   /// holds.
   ///
   /// The other publisher may complete on any thread, even while upstream is delivering a value:
-  /// whichever thread is inside a call into downstream (`delivering`) delivers the completion
-  /// when that call returns, so calls into downstream never overlap.
+  /// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
+  /// completion when that call returns, so calls into downstream never overlap.
   private final class Inner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber, TriggerTarget,
     CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -81,7 +81,7 @@ extension Publishers.DropUntilOutput {
         // Before the trigger, the value is dropped and the demand it answered is spent, as
         // in Combine.
         guard state.triggered, !state.terminal, let downstream = state.downstream else { return nil }
-        state.delivering = true
+        state.delivering += 1
         return downstream
       }
       guard let downstream else { return .none }

@@ -41,8 +41,9 @@ extension Publishers.PrefixUntilOutput {
   /// holds.
   ///
   /// The other publisher's first value may arrive on any thread, even while upstream is
-  /// delivering a value: whichever thread is inside a call into downstream (`delivering`) delivers
-  /// the completion when that call returns, so calls into downstream never overlap.
+  /// delivering a value: whichever thread is inside a call into downstream (`delivering` above
+  /// zero) delivers the completion when that call returns, so calls into downstream never
+  /// overlap.
   private final class Inner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber, TriggerTarget,
     CustomStringConvertible, @unchecked Sendable
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
@@ -75,7 +76,7 @@ extension Publishers.PrefixUntilOutput {
           return .finishAtOnce(downstream)
         }
         state.upstream = .active(subscription)
-        state.delivering = true
+        state.delivering += 1
         return .forward(downstream)
       }
       switch action {
@@ -94,7 +95,7 @@ extension Publishers.PrefixUntilOutput {
     func receive(_ input: Upstream.Output) -> Subscribers.Demand {
       let downstream = state.withLock { state -> Downstream? in
         guard !state.terminal, case .active = state.upstream, let downstream = state.downstream else { return nil }
-        state.delivering = true
+        state.delivering += 1
         return downstream
       }
       guard let downstream else { return .none }

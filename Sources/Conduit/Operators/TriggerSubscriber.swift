@@ -32,8 +32,11 @@ struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomString
 /// and the trigger's value and completion, do.
 ///
 /// The trigger may fire or complete on any thread, even while upstream is delivering a value:
-/// whichever thread is inside a call into downstream (`delivering`) delivers the completion when
-/// that call returns (`endDelivery(to:)`), so calls into downstream never overlap.
+/// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
+/// completion when that call returns (`endDelivery(to:)`), so calls into downstream never
+/// overlap. Calls nest when a synchronous upstream delivers from inside `request`, called from
+/// inside downstream's `receive(subscription:)` or `receive(_:)`: the completion then waits for
+/// the outermost call to return.
 class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped, @unchecked Sendable {
   enum Link {
     case awaiting
@@ -49,8 +52,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     var pendingDemand = Subscribers.Demand.none
     // The other publisher has emitted.
     var triggered = false
-    // A thread is inside a call into downstream.
-    var delivering = false
+    // How deep the calls into downstream that are running nest (see the type's comment).
+    var delivering = 0
     // A completion decided while `delivering`, for that thread to deliver.
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
     var terminal = false
@@ -128,7 +131,7 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
   /// inside a call into it will complete it when that call returns.
   func end(_ state: inout State, with completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
     state.terminal = true
-    if state.delivering {
+    if state.delivering > 0 {
       state.pendingCompletion = completion
       return nil
     }
@@ -136,11 +139,11 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     return state.downstream
   }
 
-  /// Called by the thread that set `delivering` once its call into downstream returned.
+  /// Called by the thread that raised `delivering` once its call into downstream returned.
   func endDelivery(to downstream: Downstream) {
     let completion = state.withLock { state -> Subscribers.Completion<Downstream.Failure>? in
-      state.delivering = false
-      guard let completion = state.pendingCompletion else { return nil }
+      state.delivering -= 1
+      guard state.delivering == 0, let completion = state.pendingCompletion else { return nil }
       state.pendingCompletion = nil
       state.downstream = nil
       return completion

@@ -1,7 +1,8 @@
-import Conduit
 import ConduitTesting
 import Dispatch
 import Testing
+
+@testable import Conduit
 
 private struct PrefixUntilOutputTestError: Error, Equatable {}
 
@@ -145,6 +146,40 @@ struct PrefixUntilOutputTests {
     values.send(2)
     #expect(subscriber.events == [.subscription, .value(1)])
   }
+}
+
+@Suite(.leakChecked)
+struct PrefixUntilOutputNestingTests {
+  /// A synchronous upstream delivers a value from inside the request that the subscriber makes
+  /// in `receive(subscription:)`, so that call and the value's nest. The other publisher then
+  /// emits on another thread while `receive(subscription:)` still runs: the completion waits
+  /// until the outermost call has returned instead of entering the subscriber on that thread.
+  @Test func theCompletionWaitsForTheOutermostCallIntoTheSubscriber() {
+    let stop = SendableSubject(PassthroughSubject<Void, Never>())
+    let log = Locked<[String]>([])
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        log.withLock { $0.append("subscription") }
+        subscription.request(.max(1))
+        // Still inside receive(subscription:): the other publisher emits on another thread,
+        // and this thread waits until that thread is done.
+        runOnThreads(1) { _ in stop.subject.send() }
+        log.withLock { $0.append("subscription returns") }
+      },
+      receiveValue: { value in
+        log.withLock { $0.append("value \(value)") }
+        return .none
+      },
+      receiveCompletion: { _ in log.withLock { $0.append("completion") } })
+    [1, 2, 3].publisher.prefix(untilOutputFrom: stop.subject).subscribe(subscriber)
+    #expect(log.withLock { $0 } == ["subscription", "value 1", "subscription returns", "completion"])
+  }
+}
+
+/// Hands a subject to another thread.
+private struct SendableSubject: @unchecked Sendable {
+  let subject: PassthroughSubject<Void, Never>
+  init(_ subject: PassthroughSubject<Void, Never>) { self.subject = subject }
 }
 
 @Suite(.leakChecked)
