@@ -308,7 +308,7 @@ extension Publishers.SwitchToLatest {
         }
         if owns { drain(more: .none) }
       case .failure(let error):
-        fail(error, fromChild: false)
+        fail(error, fromChild: nil)
       }
     }
 
@@ -358,12 +358,7 @@ extension Publishers.SwitchToLatest {
         }
         if owns { drain(more: .none) }
       case .failure(let error):
-        let isCurrent = state.withLock { state -> Bool in
-          guard case .active = state.phase, state.currentID == id else { return false }
-          state.current = nil
-          return true
-        }
-        if isCurrent { fail(error, fromChild: true) }
+        fail(error, fromChild: id)
       }
     }
 
@@ -415,12 +410,20 @@ extension Publishers.SwitchToLatest {
 
     // MARK: Delivery
 
+    /// Fails with `error` from the upstream (`child` nil) or from child `child`, which counts only
+    /// while it is the current child. Checked and acted on under one lock: a child that the
+    /// upstream switched to in between would otherwise be forgotten without being cancelled.
     @inlinable
-    func fail(_ error: Failure, fromChild: Bool) {
+    func fail(_ error: Failure, fromChild child: Int?) {
       let ended = state.withLock { state -> ([any Subscription], Bool)? in
         guard case .active = state.phase else { return nil }
+        if let child {
+          guard state.currentID == child else { return nil }
+          // The child that failed needs no cancel.
+          state.current = nil
+        }
         state.phase = .failing(error)
-        let subscriptions = state.detachAll(includingUpstream: fromChild, includingCurrent: !fromChild)
+        let subscriptions = state.detachAll(includingUpstream: child != nil, includingCurrent: child == nil)
         return (subscriptions, state.claimDelivery())
       }
       guard let (subscriptions, owns) = ended else { return }

@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Synchronization
 import Testing
 
 private enum SwitchTestError: Error, Equatable {
@@ -256,4 +257,57 @@ struct SwitchToLatestTests {
     #expect(first.events == [.subscription, .value(1), .completion(.finished)])
     #expect(second.completion == .failure(.failed))
   }
+}
+
+@Suite(.leakChecked, .serialized)
+struct SwitchToLatestStressTests {
+  /// The current inner publisher fails on one thread while the upstream switches to the next one
+  /// on another. Whichever comes first, the next inner publisher never stays subscribed once the
+  /// failure has reached the subscriber: the failure used to be checked and acted on under two
+  /// separate locks, and a switch in between left the next inner publisher subscribed, never
+  /// cancelled.
+  @Test func aFailingInnerRacingTheNextInnerLeavesNoInnerSubscribed() {
+    let rounds = 20_000
+    let arrived = Atomic<Int>(0)
+    let races = (0..<rounds).map { _ in SwitchRound() }
+    for round in races {
+      round.upstream.switchToLatest().subscribe(round.subscriber)
+      round.upstream.send(round.failing)
+    }
+    runOnThreads(2) { thread in
+      for (index, round) in races.enumerated() {
+        // Both threads start each round together.
+        arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < 2 * (index + 1) {}
+        if thread == 0 {
+          round.failing.link?.send(completion: .failure(.failed))
+        } else {
+          round.upstream.send(round.next)
+        }
+      }
+    }
+    for round in races {
+      let nextActive = round.next.link?.isActive == true
+      if round.subscriber.completion == .failure(.failed) {
+        // The failure came first: the next inner publisher was never subscribed, or was cancelled.
+        #expect(!nextActive)
+      } else {
+        // The switch came first: the failure of a replaced inner publisher changes nothing.
+        #expect(round.subscriber.completion == nil)
+        #expect(nextActive)
+      }
+      #expect(round.subscriber.violations.isEmpty)
+      round.subscriber.cancel()
+      round.upstream.send(completion: .finished)
+      round.next.link?.send(completion: .finished)
+    }
+  }
+}
+
+/// One round of the race above.
+private struct SwitchRound: @unchecked Sendable {
+  let upstream = PassthroughSubject<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+  let failing = HandDrivenPublisher<Int, SwitchTestError>()
+  let next = HandDrivenPublisher<Int, SwitchTestError>()
+  let subscriber = TestSubscriber<Int, SwitchTestError>()
 }
