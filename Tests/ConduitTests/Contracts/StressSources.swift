@@ -1,6 +1,12 @@
 import Conduit
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A publisher of `offset + 0..<count` that respects demand, for stress tests that need a source
 /// which, unlike a subject, never drops a value for lack of demand. Emission is serialized by a
 /// drain flag (never calling out under its lock) and happens on whichever thread calls `pump()`
@@ -225,5 +231,31 @@ func pumpBothWhileRequestingOneAtATime(
   for _ in 0..<10 {
     first.pump()
     second.pump()
+  }
+}
+
+/// Lets a fixed number of threads meet between rounds, spinning rather than sleeping, and giving
+/// up the processor every few spins (there may be more threads than processors).
+final class SpinBarrier: Sendable {
+  private let parties: Int
+  private let arrived = Atomic<Int>(0)
+  private let generation = Atomic<Int>(0)
+
+  init(parties: Int) {
+    self.parties = parties
+  }
+
+  func wait() {
+    let current = generation.load(ordering: .acquiring)
+    if arrived.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue == parties {
+      arrived.store(0, ordering: .relaxed)
+      generation.wrappingAdd(1, ordering: .releasing)
+      return
+    }
+    var spins = 0
+    while generation.load(ordering: .acquiring) == current {
+      spins += 1
+      if spins % 16 == 0 { sched_yield() }
+    }
   }
 }

@@ -1,0 +1,361 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Synchronization
+import Testing
+
+private enum RaceError: Error, Equatable {
+  case failed
+}
+
+/// Runs `rounds` rounds: thread 0 builds a round with `setup`, then every thread `index` runs
+/// `sides[index]` on it at once (after a short, varying spin), then thread 0 runs `check`, which
+/// returns a description of what went wrong, if anything. Stops at the first problem and
+/// reports it with its round.
+private final class Racer<Round>: @unchecked Sendable {
+  private let setup: () -> Round
+  private let sides: [(Round) -> Void]
+  private let check: (Round) -> String?
+  private let barrier: SpinBarrier
+  // Written by thread 0 between barriers, read by the others after them.
+  private var current: Round?
+  private var problem: String?
+
+  init(setup: @escaping () -> Round, sides: [(Round) -> Void], check: @escaping (Round) -> String?) {
+    self.setup = setup
+    self.sides = sides
+    self.check = check
+    barrier = SpinBarrier(parties: sides.count)
+  }
+
+  func run(rounds: Int) -> String? {
+    runOnThreads(sides.count) { thread in self.runThread(thread, rounds: rounds) }
+    return problem
+  }
+
+  private func runThread(_ thread: Int, rounds: Int) {
+    var seed = UInt64(thread + 1) &* 0x9E37_79B9_7F4A_7C15
+    for index in 0..<rounds {
+      if thread == 0 { current = setup() }
+      barrier.wait()
+      let round = current!
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      for step in 0..<Int(seed >> 59) { _ = step &* 3 }
+      sides[thread](round)
+      barrier.wait()
+      if thread == 0 {
+        if let found = check(round) { problem = "round \(index): \(found)" }
+        current = nil
+      }
+      barrier.wait()
+      if problem != nil { return }
+    }
+  }
+}
+
+private func race<Round>(
+  rounds: Int, setup: @escaping () -> Round, sides: [(Round) -> Void], check: @escaping (Round) -> String?
+) -> String? {
+  Racer(setup: setup, sides: sides, check: check).run(rounds: rounds)
+}
+
+/// Races between the upstream, inner publishers, the subscriber's requests and cancels of
+/// flatMap, switchToLatest, `Future`, retry, catch, buffer, append and
+/// prefix(untilOutputFrom:) (on its value path). Each round checks the subscriber saw no contract
+/// violation.
+@Suite(.leakChecked(timeout: .seconds(3)), .serialized)
+struct FlatteningRaceStressTests {
+  private static let rounds = 2_000
+
+  @Test func switchToLatestCompletesOnceWhenTheUpstreamAndTheLatestInnerFinishOnTwoThreads() {
+    typealias Round = (
+      upstream: PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>, inner: HandDrivenPublisher<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (PassthroughSubject(), HandDrivenPublisher(), TestSubscriber())
+        round.upstream.switchToLatest().subscribe(round.subscriber)
+        round.upstream.send(round.inner)
+        return round
+      },
+      sides: [
+        { $0.upstream.send(completion: .finished) },
+        { $0.inner.send(completion: .finished) },
+      ],
+      check: { round in
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func flatMapCompletesOnceWhenTheUpstreamAndTheLastInnerFinishOnTwoThreads() {
+    typealias Round = (
+      upstream: PassthroughSubject<Int, Never>, inner: HandDrivenPublisher<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (PassthroughSubject(), HandDrivenPublisher(), TestSubscriber())
+        let inner = round.inner
+        round.upstream.flatMap(maxPublishers: .max(1)) { _ in inner }.subscribe(round.subscriber)
+        round.upstream.send(0)
+        return round
+      },
+      sides: [
+        { $0.upstream.send(completion: .finished) },
+        { $0.inner.send(completion: .finished) },
+      ],
+      check: { round in
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func flatMapScalarValueWaitingForDemandWhileTheUpstreamFinishes() {
+    typealias Round = (upstream: PassthroughSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (PassthroughSubject(), TestSubscriber(initialDemand: .none))
+        round.upstream.flatMap { Just($0) }.subscribe(round.subscriber)
+        round.upstream.send(1)
+        round.upstream.send(2)
+        return round
+      },
+      sides: [
+        { $0.upstream.send(completion: .finished) },
+        { $0.subscriber.request(.max(1)) },
+        { $0.subscriber.request(.max(1)) },
+      ],
+      check: { round in
+        if round.subscriber.values.sorted() != [1, 2] { return "values \(round.subscriber.values)" }
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func switchToLatestScalarSwitchWhileDemandArrives() {
+    typealias Round = (upstream: PassthroughSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (PassthroughSubject(), TestSubscriber(initialDemand: .none))
+        round.upstream.map { Just($0) }.switchToLatest().subscribe(round.subscriber)
+        round.upstream.send(1)
+        return round
+      },
+      sides: [
+        { round in
+          round.upstream.send(2)
+          round.upstream.send(completion: .finished)
+        },
+        { $0.subscriber.request(.max(1)) },
+        { $0.subscriber.request(.max(1)) },
+      ],
+      check: { round in
+        let values = round.subscriber.values
+        // 1 may be delivered or replaced by 2; 2 always arrives, last.
+        if values != [2] && values != [1, 2] { return "values \(values)" }
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func flatMapInnerFailureRacingValuesOfAnotherInner() {
+    typealias Round = (
+      upstream: PassthroughSubject<Int, RaceError>, inners: [HandDrivenPublisher<Int, RaceError>],
+      subscriber: TestSubscriber<Int, RaceError>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (PassthroughSubject(), [HandDrivenPublisher(), HandDrivenPublisher()], TestSubscriber())
+        let inners = round.inners
+        round.upstream.flatMap { inners[$0] }.subscribe(round.subscriber)
+        round.upstream.send(0)
+        round.upstream.send(1)
+        return round
+      },
+      sides: [
+        { $0.inners[0].send(completion: .failure(.failed)) },
+        { round in for value in 0..<5 { round.inners[1].send(value) } },
+      ],
+      check: { round in
+        if round.subscriber.completion != .failure(.failed) { return "no failure" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        if round.inners[1].link?.isActive == true { return "the other inner is still subscribed" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func futurePromiseRacingSubscribersAndACancel() {
+    typealias Round = (
+      future: Future<Int, Never>, promise: Future<Int, Never>.Promise, kept: TestSubscriber<Int, Never>,
+      cancelled: TestSubscriber<Int, Never>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        var promise: Future<Int, Never>.Promise?
+        let future = Future<Int, Never> { promise = $0 }
+        return (future, promise!, TestSubscriber(), TestSubscriber())
+      },
+      sides: [
+        { $0.promise(.success(7)) },
+        { $0.future.subscribe($0.kept) },
+        { round in
+          round.future.subscribe(round.cancelled)
+          round.cancelled.cancel()
+        },
+      ],
+      check: { round in
+        if round.kept.events != [.subscription, .value(7), .completion(.finished)] { return "\(round.kept.events)" }
+        if !round.kept.violations.isEmpty || !round.cancelled.violations.isEmpty { return "violations" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func retryResubscribingWhileTheSubscriberCancels() {
+    typealias Round = (upstream: HandDrivenPublisher<Int, RaceError>, subscriber: TestSubscriber<Int, RaceError>)
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (HandDrivenPublisher(), TestSubscriber())
+        round.upstream.retry(3).subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { $0.upstream.send(completion: .failure(.failed)) },
+        { $0.subscriber.cancel() },
+      ],
+      check: { round in
+        if round.upstream.links.contains(where: \.isActive) { return "an upstream subscription is still active" }
+        if round.subscriber.completion != nil { return "completed after cancel" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func catchReplacingWhileTheSubscriberCancels() {
+    typealias Round = (
+      upstream: HandDrivenPublisher<Int, RaceError>, replacement: HandDrivenPublisher<Int, RaceError>,
+      subscriber: TestSubscriber<Int, RaceError>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber())
+        let replacement = round.replacement
+        round.upstream.catch { _ in replacement }.subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { $0.upstream.send(completion: .failure(.failed)) },
+        { $0.subscriber.cancel() },
+      ],
+      check: { round in
+        if round.replacement.links.contains(where: \.isActive) { return "the replacement is still subscribed" }
+        if round.subscriber.completion != nil { return "completed after cancel" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func bufferValuesAndCompletionRacingRequestsFromTwoThreads() {
+    typealias Round = (upstream: HandDrivenPublisher<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (HandDrivenPublisher(), TestSubscriber(initialDemand: .none))
+        round.upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { round in
+          round.upstream.send(1)
+          round.upstream.send(2)
+          round.upstream.send(completion: .finished)
+        },
+        { $0.subscriber.request(.max(1)) },
+        { $0.subscriber.request(.max(1)) },
+      ],
+      check: { round in
+        if round.subscriber.values != [1, 2] { return "values \(round.subscriber.values)" }
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func concatenateCarriesDemandRequestedWhileThePrefixFinishes() {
+    typealias Round = (
+      prefix: HandDrivenPublisher<Int, Never>, suffix: HandDrivenPublisher<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber(initialDemand: .none))
+        round.prefix.append(round.suffix).subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { $0.prefix.send(completion: .finished) },
+        { $0.subscriber.request(.max(2)) },
+      ],
+      check: { round in
+        let requests = round.suffix.link?.requests ?? []
+        round.subscriber.cancel()
+        if requests.reduce(.none, +) != .max(2) { return "suffix asked \(requests)" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  @Test func prefixUntilOutputTriggerRacingUpstreamValues() {
+    typealias Round = (
+      upstream: HandDrivenPublisher<Int, Never>, trigger: HandDrivenPublisher<Void, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber())
+        round.upstream.prefix(untilOutputFrom: round.trigger).subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { $0.trigger.send(()) },
+        { round in
+          round.upstream.send(1)
+          round.upstream.send(2)
+        },
+      ],
+      check: { round in
+        let values = round.subscriber.values
+        if values != [] && values != [1] && values != [1, 2] { return "values \(values)" }
+        if round.subscriber.completion != .finished { return "no completion" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        if round.upstream.link?.isActive == true { return "upstream still subscribed" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+}
