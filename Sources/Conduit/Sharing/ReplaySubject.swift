@@ -92,11 +92,16 @@ private final class ReplayConduitFor<Downstream: Subscriber>: ReplayConduit<Down
     var demand = Subscribers.Demand.none
     /// Whether a thread is delivering; others only enqueue and leave it to that thread.
     var delivering = true
+    /// Whether the replay has been set up; until then the subscriber could not ask for anything,
+    /// so no value waiting for it is dropped.
+    var started = false
   }
 
   // Guarded by its own lock.
   private let state: Locked<State>
   private let census: CensusToken
+  // Immutable: the most values that wait here, the subject's buffer size.
+  private let capacity: Int
 
   var description: String { "ShareReplay" }
   var censusScope: CensusScope? { census.scope }
@@ -104,14 +109,20 @@ private final class ReplayConduitFor<Downstream: Subscriber>: ReplayConduit<Down
   init(parent: ReplaySubject<Output, Failure>, downstream: Downstream) {
     census = CensusToken(ReplayConduitFor.self, inheritingFrom: downstream)
     state = Locked(State(parent: parent, downstream: downstream))
+    capacity = parent.bufferSize
   }
 
   /// Sends the subscription, then whatever the subscriber's demand allows of the replay.
+  ///
+  /// The subscriber joined the subject before this runs, so a value or the completion sent
+  /// meanwhile on another thread may already wait here: it came after the replay, and goes after
+  /// it.
   func start(replaying recent: [Output], then completion: Subscribers.Completion<Failure>?) {
     let downstream = state.withLock { state -> Downstream? in
-      state.queue = recent
-      state.completion = completion
-      if completion != nil { state.parent = nil }
+      state.queue = recent + state.queue
+      state.started = true
+      if state.completion == nil { state.completion = completion }
+      if state.completion != nil { state.parent = nil }
       return state.downstream
     }
     downstream?.receive(subscription: self)
@@ -122,7 +133,9 @@ private final class ReplayConduitFor<Downstream: Subscriber>: ReplayConduit<Down
     let owns = state.withLock { state -> Bool in
       guard state.downstream != nil else { return false }
       state.queue.append(value)
-      if let capacity = state.parent?.bufferSize, state.queue.count > capacity {
+      // Only a subscriber with no demand drops the oldest; values that demand covers are merely
+      // waiting for the thread that delivers.
+      if state.started, state.demand == .none, state.queue.count > capacity {
         state.queue.removeFirst(state.queue.count - capacity)
       }
       return takeDelivery(&state)

@@ -83,3 +83,49 @@ struct ShareReplayTests {
     #expect(subscriber.values == [1])
   }
 }
+
+@Suite(.leakChecked, .serialized)
+struct ShareReplayStressTests {
+  /// Subscribers joining on one thread while values and the completion arrive on another see the
+  /// replay followed by every later value, without a gap, and the completion. A value or the
+  /// completion that reached a joining subscriber before its replay was set up used to be
+  /// overwritten by the replay.
+  @Test func lateSubscribersRacingLiveValuesMissNothing() {
+    typealias Round = (
+      upstream: PassthroughSubject<Int, Never>, shared: Publishers.ShareReplay<PassthroughSubject<Int, Never>>,
+      first: TestSubscriber<Int, Never>, late: [TestSubscriber<Int, Never>]
+    )
+    let count = 8
+    let problem = race(
+      rounds: 10_000,
+      setup: { () -> Round in
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = upstream.share(replay: 2)
+        let round: Round = (upstream, shared, TestSubscriber(), (0..<3).map { _ in TestSubscriber() })
+        shared.subscribe(round.first)
+        return round
+      },
+      sides: [
+        { round in
+          for value in 0..<count { round.upstream.send(value) }
+          round.upstream.send(completion: .finished)
+        },
+        { round in
+          for subscriber in round.late { round.shared.subscribe(subscriber) }
+        },
+      ],
+      check: { round in
+        defer { for subscriber in [round.first] + round.late { subscriber.cancel() } }
+        for (index, subscriber) in round.late.enumerated() {
+          let values = subscriber.values
+          let contiguous = zip(values, values.dropFirst()).allSatisfy { $1 == $0 + 1 }
+          if !contiguous || values.last != count - 1 || subscriber.completion != .finished {
+            return "late subscriber \(index) got \(values), completion \(String(describing: subscriber.completion))"
+          }
+          if !subscriber.violations.isEmpty { return "\(subscriber.violations)" }
+        }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+}
