@@ -38,11 +38,18 @@ class SubjectMember: @unchecked Sendable {
   // subscriber may be called.
   @usableFromInline @exclusivity(unchecked)
   var ready = false
+  // Owned by the subject's delivery: whether a current-value subject's subscriber is owed the
+  // current value, having had no value since it joined or since it missed one. This, not
+  // `awaitingCurrentValue` (which only tells a request to ask), decides whether an offer of the
+  // current value still stands when the delivery comes to it.
+  @usableFromInline @exclusivity(unchecked)
+  var owedCurrentValue: Bool
 
   @inlinable
   init(tracksCurrentValue: Bool) {
     self.tracksCurrentValue = tracksCurrentValue
     awaitingCurrentValue = Atomic(tracksCurrentValue)
+    owedCurrentValue = tracksCurrentValue
   }
 
   @inlinable @inline(__always)
@@ -99,6 +106,11 @@ class SubjectConduit<Output, Failure: Error>: SubjectMember, @unchecked Sendable
   /// `receive(subscription:)` has returned: delivers what waited for it.
   @usableFromInline
   func becomeReady() {}
+
+  /// Demand came while the subscriber was owed the current value: delivers the value the subject
+  /// broadcast last, unless the subscriber has had a value since.
+  @usableFromInline
+  func offerCurrentValue() {}
 
   /// Delivers the completion (once ready) and ends the subscription.
   @usableFromInline
@@ -167,9 +179,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     case .cancelled:
       subscription.core.perform(.leave(subscription))
     case .wantsCurrentValue:
-      // The value is read now, when the demand arrives, as in Combine.
-      if let value = subscription.takeAwaitedCurrentValue() {
-        subscription.core.perform(.offer(subscription, value))
+      // The value is read when the delivery comes to the offer, in order with the broadcasts.
+      if subscription.awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing) {
+        subscription.core.perform(.offer(subscription))
       }
     }
   }
@@ -177,6 +189,14 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   @usableFromInline
   override func becomeReady() {
     deliverPending()
+  }
+
+  @usableFromInline
+  override func offerCurrentValue() {
+    // After the completion has gone out, nothing more does, even to a subscriber still waiting
+    // to be ready.
+    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast else { return }
+    offerValue(value)
   }
 
   @usableFromInline
@@ -194,20 +214,14 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   /// owner of the subject's delivery.
   @inlinable
   func missedCurrentValue() {
+    owedCurrentValue = true
     awaitingCurrentValue.store(true, ordering: .sequentiallyConsistent)
     // A request that added demand just before the mark was set did not see it.
-    if demand.load(ordering: .sequentiallyConsistent) > 0, let value = takeAwaitedCurrentValue() {
-      offerValue(value)
-    }
-  }
-
-  /// The current value, if the subscriber is owed it; only one caller gets it.
-  @inlinable
-  func takeAwaitedCurrentValue() -> Output? {
-    guard awaitingCurrentValue.load(ordering: .relaxed),
+    if demand.load(ordering: .sequentiallyConsistent) > 0,
       awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing)
-    else { return nil }
-    return core.valueForNewSubscriber()
+    {
+      offerCurrentValue()
+    }
   }
 
   /// Delivers a value if the subscriber has demand; a value offered without demand is dropped,
@@ -220,8 +234,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       if tracksCurrentValue { missedCurrentValue() }
       return
     }
-    if tracksCurrentValue && awaitingCurrentValue.load(ordering: .relaxed) {
-      awaitingCurrentValue.store(false, ordering: .relaxed)
+    if tracksCurrentValue {
+      owedCurrentValue = false
+      if awaitingCurrentValue.load(ordering: .relaxed) { awaitingCurrentValue.store(false, ordering: .relaxed) }
     }
     guard ready else {
       pendingValues.append(value)

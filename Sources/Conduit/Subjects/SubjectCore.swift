@@ -52,7 +52,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     case join(SubjectConduit<Output, Failure>)
     case ready(SubjectConduit<Output, Failure>)
     case leave(SubjectConduit<Output, Failure>)
-    case offer(SubjectConduit<Output, Failure>, Output)
+    /// A subscriber that was owed the current value has demand now.
+    case offer(SubjectConduit<Output, Failure>)
   }
 
   @usableFromInline
@@ -100,10 +101,17 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // Owned by the thread that owns delivery: the completion once it has been delivered.
   @usableFromInline @exclusivity(unchecked)
   var delivered: Subscribers.Completion<Failure>?
+  // Owned by the thread that owns delivery: for a current-value subject, the value it broadcast
+  // last, which is the current value in delivery order. A subscriber owed the current value gets
+  // this one, read when its turn comes, so it can neither get a value it is about to get from a
+  // broadcast already queued nor an older value after a newer one.
+  @usableFromInline @exclusivity(unchecked)
+  var lastBroadcast: Output?
 
   @inlinable
   init(value: Output?) {
     state = Locked(State(value: value))
+    lastBroadcast = value
     censusScope = CensusScope.currentIfActive
     tracksCurrentValue = value != nil
   }
@@ -188,12 +196,6 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       subscriber.receive(subscription: handle)
       perform(.ready(conduit))
     }
-  }
-
-  /// The value a new subscriber of a current-value subject gets with its first demand.
-  @inlinable
-  func valueForNewSubscriber() -> Output? {
-    state.withLock { $0.completion == nil ? $0.value : nil }
   }
 
   // MARK: Delivery
@@ -320,13 +322,14 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     case .join(let conduit): join(conduit)
     case .ready(let conduit): conduit.becomeReady()
     case .leave(let conduit): leave(conduit)
-    case .offer(let conduit, let value): withUnsafePointer(to: value) { conduit.offer(conduit, $0) }
+    case .offer(let conduit): conduit.offerCurrentValue()
     }
   }
 
   /// Called by the owner of delivery.
   @inlinable
   func broadcast(_ value: Output) {
+    if tracksCurrentValue { lastBroadcast = value }
     guard let members else { return }
     withUnsafePointer(to: value) { value in
       for index in 0..<memberCount {

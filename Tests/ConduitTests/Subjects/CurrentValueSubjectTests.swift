@@ -124,6 +124,101 @@ struct CurrentValueSubjectTests {
     subject.send(completion: .finished)
   }
 
+  // A subscriber that missed a value asks for more from inside another subscriber's `receive`,
+  // just after a newer value was sent there (and queued, since delivery is under way). The
+  // queued broadcast brings it the newer value; it must not get that value a second time as the
+  // current value it was owed. Combine gives [0, 2].
+  @Test func requestAfterAMissFromInsideReceiveGetsTheQueuedValueOnce() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let slow = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(slow)
+    let other = TestSubscriber<Int, Never>()
+    subject.subscribe(other)
+    other.onValue { value in
+      guard value == 1 else { return }
+      subject.send(2)
+      slow.request(.max(2))
+    }
+
+    subject.send(1)
+
+    #expect(slow.values == [0, 2])
+    #expect(other.values == [0, 1, 2])
+    slow.cancel()
+    other.cancel()
+  }
+
+  // The same with demand one at a time: once the queued broadcast has brought the newer value,
+  // the subscriber is owed nothing, so a later request brings nothing until a new value is sent.
+  @Test func requestAfterAMissFromInsideReceiveOwesNothingLater() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let slow = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(slow)
+    let other = TestSubscriber<Int, Never>()
+    subject.subscribe(other)
+    other.onValue { value in
+      guard value == 1 else { return }
+      subject.send(2)
+      slow.request(.max(1))
+    }
+
+    subject.send(1)
+    #expect(slow.values == [0, 2])
+
+    slow.request(.max(1))
+    #expect(slow.values == [0, 2])
+    subject.send(3)
+    #expect(slow.values == [0, 2, 3])
+    slow.cancel()
+    other.cancel()
+  }
+
+  // A new subscriber that asks for its first value from inside another subscriber's `receive`,
+  // while a newer value waits in the queue, gets the value delivered so far and then the newer
+  // one, in order, each once.
+  @Test func firstRequestWhileANewerValueIsQueuedGetsEachValueOnceInOrder() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let late = TestSubscriber<Int, Never>(initialDemand: .none)
+    let other = TestSubscriber<Int, Never>()
+    subject.subscribe(other)
+    other.onValue { value in
+      guard value == 1 else { return }
+      subject.subscribe(late)
+      late.request(.max(1))
+      subject.send(2)
+      late.request(.max(1))
+    }
+
+    subject.send(1)
+
+    #expect(late.values == [1, 2])
+    #expect(other.values == [0, 1, 2])
+    #expect(late.violations.isEmpty)
+    late.cancel()
+    other.cancel()
+  }
+
+  // A request that comes after the completion was sent, while it still waits in the queue, brings
+  // no value: the completion is the last thing the subscriber gets.
+  @Test func requestQueuedBehindTheCompletionBringsNoValue() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let slow = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(slow)
+    let other = TestSubscriber<Int, Never>()
+    subject.subscribe(other)
+    other.onValue { value in
+      guard value == 1 else { return }
+      subject.send(completion: .finished)
+      slow.request(.max(1))
+    }
+
+    subject.send(1)
+
+    #expect(slow.values == [0])
+    #expect(slow.completion == .finished)
+    #expect(slow.violations.isEmpty)
+  }
+
   @Test func deliversFailure() {
     let subject = CurrentValueSubject<Int, Oops>(0)
     let subscriber = TestSubscriber<Int, Oops>()
@@ -265,4 +360,75 @@ private final class SpySubscription: Subscription {
 
   func request(_ demand: Subscribers.Demand) { requests.append(demand) }
   func cancel() { cancelCount += 1 }
+}
+
+/// Requests, subscriptions and sends racing on two threads: each subscriber gets every value at
+/// most once, and never an older value after a newer one.
+@Suite(.leakChecked(timeout: .seconds(3)), .serialized)
+struct CurrentValueSubjectStressTests {
+  typealias Round = (subject: CurrentValueSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+
+  /// What a round's subscriber got, if it is not one of `allowed` or broke a contract.
+  private static func problem(in round: Round, allowed: [[Int]]) -> String? {
+    defer { round.subscriber.cancel() }
+    let values = round.subscriber.values
+    if !allowed.contains(values) { return "got \(values)" }
+    if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+    return nil
+  }
+
+  @Test func firstRequestRacingASendGetsNoStaleOrRepeatedValue() {
+    let problem = race(
+      rounds: 50_000,
+      setup: { () -> Round in
+        let round: Round = (CurrentValueSubject(0), TestSubscriber(initialDemand: .none))
+        round.subject.subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { round in round.subject.send(1) },
+        { round in round.subscriber.request(.max(2)) },
+      ],
+      check: { Self.problem(in: $0, allowed: [[0, 1], [1]]) })
+    #expect(problem == nil)
+  }
+
+  @Test func subscribeRacingASendGetsEachValueOnce() {
+    let problem = race(
+      rounds: 50_000,
+      setup: { () -> Round in (CurrentValueSubject(0), TestSubscriber()) },
+      sides: [
+        { round in round.subject.send(1) },
+        { round in round.subject.subscribe(round.subscriber) },
+      ],
+      check: { Self.problem(in: $0, allowed: [[0, 1], [1]]) })
+    #expect(problem == nil)
+  }
+
+  @Test func requestAfterSpentDemandRacingSendsStaysIncreasing() {
+    let problem = race(
+      rounds: 50_000,
+      setup: { () -> Round in
+        let round: Round = (CurrentValueSubject(0), TestSubscriber(initialDemand: .max(1)))
+        round.subject.subscribe(round.subscriber)
+        return round
+      },
+      sides: [
+        { round in for value in 1...4 { round.subject.send(value) } },
+        { round in round.subscriber.request(.max(3)) },
+      ],
+      check: { round in
+        defer { round.subscriber.cancel() }
+        let values = round.subscriber.values
+        guard values.first == 0, zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }) else {
+          return "got \(values)"
+        }
+        // Three more were asked for: the subscriber gets three more, or ends on 4, the value
+        // sent last, which it is owed if it missed it.
+        if values.count != 4 && values.last != 4 { return "got \(values)" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
 }
