@@ -34,9 +34,10 @@ where Downstream.Input == Elements.Element {
   // Owned by whichever thread set `delivering`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
-  // Owned like `downstream`.
+  // Owned like `downstream`; released with it, since it may hold the sequence and whatever the
+  // sequence captured (a lazy `map`'s closure, say).
   @usableFromInline @exclusivity(unchecked)
-  var iterator: Elements.Iterator
+  var iterator: Elements.Iterator?
   // Owned like `downstream`: the element after the one just delivered, read ahead so the
   // completion follows the last element without waiting for more demand.
   @usableFromInline @exclusivity(unchecked)
@@ -137,7 +138,7 @@ where Downstream.Input == Elements.Element {
           return
         }
         if remaining != .unlimited { remaining -= 1 }
-        upcoming = iterator.next()
+        upcoming = iterator!.next()
         let more = downstream.receive(element)
         if more != .none { remaining += more }
         if upcoming == nil {
@@ -180,5 +181,6 @@ where Downstream.Input == Elements.Element {
   func release() {
     downstream = nil
     upcoming = nil
+    iterator = nil
   }
 }

@@ -271,6 +271,26 @@ struct SequenceTests {
     subscription = nil
   }
 
+  // The sequence's iterator can hold what the sequence captured, here a lazy `map`'s closure; a
+  // subscriber that keeps its subscription after cancelling must not keep that alive.
+  @Test func cancelMidwayReleasesTheSequence() {
+    weak var weakProbe: Probe?
+    var subscription: (any Subscription)?
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    do {
+      let probe = Probe()
+      weakProbe = probe
+      (1...5).lazy.map { value in withExtendedLifetime(probe) { value * 10 } }.publisher.subscribe(subscriber)
+      subscription = subscriber.subscription
+    }
+    #expect(subscriber.values == [10, 20])
+    #expect(weakProbe != nil)
+    subscriber.cancel()
+    #expect(weakProbe == nil)
+    #expect(subscription != nil)
+    subscription = nil
+  }
+
   @Test func cancelFromInsideReceiveReleasesTheSubscriber() {
     weak var weakProbe: Probe?
     var subscription: (any Subscription)?
