@@ -35,7 +35,8 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
     core.send(completion: completion)
   }
 
-  /// Receives an upstream subscription and requests unlimited demand from it.
+  /// Receives an upstream subscription, and requests unlimited demand from it once a subscriber
+  /// has asked for a value, as in Combine.
   public func send(subscription: any Subscription) {
     core.send(subscription: subscription)
   }

@@ -18,6 +18,8 @@ class SubjectMember: @unchecked Sendable {
     case cancelled
     /// Demand arrived while the member was owed the current value.
     case wantsCurrentValue
+    /// Demand arrived for a passthrough subject's member.
+    case demanded
   }
 
   // Demand not yet used, `UInt.max` for unlimited.
@@ -183,6 +185,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       if subscription.awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing) {
         subscription.core.perform(.offer(subscription))
       }
+    case .demanded:
+      subscription.core.acknowledgeDownstreamDemand()
     }
   }
 
@@ -300,7 +304,11 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
   let notify: (SubjectMember, SubjectMember.Notice) -> Void
 
   @usableFromInline
-  var description: String { "Subject" }
+  var description: String { tracksCurrentValue ? "CurrentValueSubject" : "PassthroughSubject" }
+
+  // Immutable: which kind of subject, for `description`.
+  @usableFromInline
+  let tracksCurrentValue: Bool
 
   @inlinable
   init(
@@ -308,6 +316,7 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
     notify: @escaping (SubjectMember, SubjectMember.Notice) -> Void
   ) {
     self.member = member
+    self.tracksCurrentValue = member.tracksCurrentValue
     self.censusScope = censusScope
     self.notify = notify
   }
@@ -317,10 +326,14 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
     demand.assertPositive()
     guard let member = lock.withLock({ _ in member }) else { return }
     member.addDemand(demand)
-    // Pairs with `SubjectSubscription.missedCurrentValue`: either the subject sees this demand
-    // after marking the value as missed, or this load sees the mark.
-    if member.tracksCurrentValue && member.awaitingCurrentValue.load(ordering: .sequentiallyConsistent) {
-      notify(member, .wantsCurrentValue)
+    if member.tracksCurrentValue {
+      // Pairs with `SubjectSubscription.missedCurrentValue`: either the subject sees this demand
+      // after marking the value as missed, or this load sees the mark.
+      if member.awaitingCurrentValue.load(ordering: .sequentiallyConsistent) {
+        notify(member, .wantsCurrentValue)
+      }
+    } else {
+      notify(member, .demanded)
     }
   }
 

@@ -34,6 +34,10 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
     var upstreams: [any Subscription] = []
+    /// Whether a subscriber has asked for a value yet: until then a passthrough subject asks
+    /// nothing of its upstreams, as in Combine.
+    @usableFromInline
+    var downstreamDemanded = false
     /// The current value; `nil` for a passthrough subject.
     @usableFromInline
     var value: Output?
@@ -69,6 +73,9 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // Immutable.
   @usableFromInline
   let tracksCurrentValue: Bool
+  // `State.downstreamDemanded`, readable without the lock; set under it.
+  @usableFromInline
+  let downstreamDemanded = Atomic<Bool>(false)
   // The number of deliveries owed: 0 means nobody owns delivery.
   @usableFromInline
   let ownership = Atomic<Int>(0)
@@ -164,10 +171,31 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     if accepted { perform(.completion(completion)) }
   }
 
+  /// A current-value subject asks its upstream for `.unlimited` at once; a passthrough subject,
+  /// as in Combine, only once one of its subscribers has asked for a value, so that a synchronous
+  /// upstream connected before anyone listens (`makeConnectable()` and `connect()`, say) does not
+  /// send into the void.
   @usableFromInline
   func send(subscription: any Subscription) {
-    state.withLock { $0.upstreams.append(subscription) }
-    subscription.request(.unlimited)
+    let ask = state.withLock { state -> Bool in
+      state.upstreams.append(subscription)
+      return tracksCurrentValue || state.downstreamDemanded
+    }
+    if ask { subscription.request(.unlimited) }
+  }
+
+  /// Called with every request a passthrough subject's subscriber makes, after its demand is
+  /// counted: the first asks every upstream for `.unlimited`.
+  @inlinable
+  func acknowledgeDownstreamDemand() {
+    guard !downstreamDemanded.load(ordering: .relaxed) else { return }
+    let upstreams = state.withLock { state -> [any Subscription] in
+      guard !state.downstreamDemanded else { return [] }
+      state.downstreamDemanded = true
+      downstreamDemanded.store(true, ordering: .relaxed)
+      return state.upstreams
+    }
+    for upstream in upstreams { upstream.request(.unlimited) }
   }
 
   @inlinable

@@ -110,14 +110,33 @@ struct ReleaseTests {
   @Test func relayLetsGoOfItsSubjectWhenItsUpstreamCompletes() {
     weak var weakSubject: PassthroughSubject<Int, Never>?
     var token: AnyCancellable?
+    let subscriber = TestSubscriber<Int, Never>()
+    do {
+      let subject = PassthroughSubject<Int, Never>()
+      weakSubject = subject
+      // A subscriber's demand makes the subject ask `Just` for its value, so it completes.
+      subject.subscribe(subscriber)
+      token = Just(1).subscribe(subject)
+    }
+    // The token is still held, as a user's bag would hold it.
+    #expect(weakSubject == nil)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    withExtendedLifetime(token) {}
+  }
+
+  // Nobody asked the subject for anything, so it asked its upstream for nothing, and the upstream
+  // never completes: the relay keeps the subject until its token goes, as in Combine.
+  @Test func relayWithoutDemandKeepsItsSubjectUntilItsTokenGoes() {
+    weak var weakSubject: PassthroughSubject<Int, Never>?
+    var token: AnyCancellable?
     do {
       let subject = PassthroughSubject<Int, Never>()
       weakSubject = subject
       token = Just(1).subscribe(subject)
     }
-    // The token is still held, as a user's bag would hold it.
+    #expect(weakSubject != nil)
+    token = nil
     #expect(weakSubject == nil)
-    withExtendedLifetime(token) {}
   }
 
   @Test func subjectThatKeepsItsOwnRelayTokenIsFreedOnceItsUpstreamCompletes() {

@@ -49,6 +49,21 @@ struct PrintTests {
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
   }
 
+  // Combine names a subject's subscription after the kind of subject.
+  @Test func namesTheSubjectsSubscriptionAfterItsKind() {
+    let passthrough = PassthroughSubject<Int, Never>()
+    let current = CurrentValueSubject<Int, Never>(0)
+    let output = TextCollector()
+    let first = TestSubscriber<Int, Never>()
+    let second = TestSubscriber<Int, Never>()
+    passthrough.print("a", to: output).subscribe(first)
+    current.print("b", to: output).subscribe(second)
+    #expect(output.lines.contains("a: receive subscription: (PassthroughSubject)"))
+    #expect(output.lines.contains("b: receive subscription: (CurrentValueSubject)"))
+    first.cancel()
+    second.cancel()
+  }
+
   @Test func withoutAPrefixLinesStartWithTheEvent() {
     let output = TextCollector()
     let subscriber = TestSubscriber<String, Never>()

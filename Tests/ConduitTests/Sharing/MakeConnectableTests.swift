@@ -18,6 +18,33 @@ struct MakeConnectableTests {
     connection.cancel()
   }
 
+  // Combine's PassthroughSubject asks its upstream for values only once a subscriber has asked
+  // for some, so connecting before anyone subscribes does not run a synchronous upstream dry.
+  @Test func connectingBeforeAnySubscriberAsksTheUpstreamForNothing() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let connectable = upstream.makeConnectable()
+    let connection = connectable.connect()
+    #expect(upstream.link?.requests == [])
+
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    connectable.subscribe(subscriber)
+    #expect(upstream.link?.requests == [.unlimited])
+    subscriber.request(.max(1))
+    #expect(upstream.link?.requests == [.unlimited])
+    subscriber.cancel()
+    connection.cancel()
+  }
+
+  @Test func aSubscriberAfterTheConnectionStillGetsASynchronousUpstreamsValues() {
+    let connectable = [1, 2, 3].publisher.makeConnectable()
+    let connection = connectable.connect()
+    let subscriber = TestSubscriber<Int, Never>()
+    connectable.subscribe(subscriber)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    connection.cancel()
+  }
+
   @Test func disconnectStopsDelivery() {
     let source = PassthroughSubject<Int, Never>()
     let connectable = source.makeConnectable()

@@ -257,14 +257,37 @@ struct PassthroughSubjectTests {
     subscriber.cancel()
   }
 
-  @Test func requestsUnlimitedFromSentSubscription() {
+  // As in Combine: the subject asks its upstreams for `.unlimited` once one of its subscribers
+  // has asked for a value, and asks an upstream sent after that at once.
+  @Test func requestsUnlimitedFromSentSubscriptionsOnceASubscriberAsks() {
     let subject = PassthroughSubject<Int, Never>()
+    let first = SpySubscription()
+    subject.send(subscription: first)
+    #expect(first.requests == [])
+
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subject.subscribe(subscriber)
+    #expect(first.requests == [])
+    subscriber.request(.max(1))
+    #expect(first.requests == [.unlimited])
+    subscriber.request(.max(1))
+    #expect(first.requests == [.unlimited])
+
+    let second = SpySubscription()
+    subject.send(subscription: second)
+    #expect(second.requests == [.unlimited])
+    #expect(first.cancelCount == 0 && second.cancelCount == 0)
+    subscriber.cancel()
+  }
+
+  @Test func aSubscriberThatLeftStillCountsAsDemand() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subject.subscribe(subscriber)
+    subscriber.cancel()
     let upstream = SpySubscription()
-
     subject.send(subscription: upstream)
-
     #expect(upstream.requests == [.unlimited])
-    #expect(upstream.cancelCount == 0)
   }
 
   @Test func cancelsUpstreamSubscriptionsWhenReleased() {
