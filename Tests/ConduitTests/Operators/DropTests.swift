@@ -38,19 +38,57 @@ struct DropTests {
     #expect(subscriber.events == [.subscription, .value(2), .completion(.failure(DropTestError()))])
   }
 
-  @Test func replacesEachDroppedValueWithDemandUpstream() {
+  // As in Combine: the upstream is asked at once for the subscriber's demand plus the elements
+  // to drop, and a dropped element asks for nothing more.
+  @Test func asksUpstreamForTheDroppedElementsWithTheFirstDemand() {
     let upstream = HandDrivenPublisher<Int, Never>()
-    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42), demandPerValue: .max(3))
     upstream.dropFirst(2).subscribe(subscriber)
-    #expect(upstream.link?.requests == [.max(1)])
-    #expect(upstream.send(1) == .max(1))
-    #expect(upstream.send(2) == .max(1))
-    #expect(upstream.send(3) == .none)
+    #expect(upstream.link?.requests == [.max(44)])
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .max(3))
     #expect(subscriber.values == [3])
     subscriber.request(.max(2))
-    #expect(upstream.link?.requests == [.max(1), .max(2)])
+    #expect(upstream.link?.requests == [.max(44), .max(2)])
     upstream.send(completion: .finished)
     #expect(subscriber.violations.isEmpty)
+  }
+
+  // Combine asks for the elements to drop even before the subscriber asks for anything.
+  @Test func asksUpstreamForTheDroppedElementsEvenWithoutDemand() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.dropFirst(3).subscribe(subscriber)
+    #expect(upstream.link?.requests == [.max(3)])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(3)
+    #expect(subscriber.values.isEmpty)
+    subscriber.request(.max(1))
+    #expect(upstream.link?.requests == [.max(3), .max(1)])
+    upstream.send(4)
+    #expect(subscriber.values == [4])
+    subscriber.cancel()
+  }
+
+  @Test func dropFirstZeroAsksForExactlyWhatTheSubscriberAsks() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.dropFirst(0).subscribe(subscriber)
+    #expect(upstream.link?.requests == [])
+    subscriber.request(.max(2))
+    #expect(upstream.link?.requests == [.max(2)])
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+  }
+
+  @Test func describesItsSubscriptionAsDrop() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.dropFirst().subscribe(subscriber)
+    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Drop")
+    subscriber.cancel()
   }
 
   @Test func neverDeliversBeyondDemand() {
