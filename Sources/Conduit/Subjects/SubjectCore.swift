@@ -109,7 +109,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   @usableFromInline @exclusivity(unchecked)
   var delivered: Subscribers.Completion<Failure>?
   // Owned by the thread that owns delivery: for a current-value subject, the value it broadcast
-  // last, which is the current value in delivery order. A subscriber owed the current value gets
+  // last, which is the current value in delivery order (values are claimed for delivery in the
+  // order they are set, so once the queue is delivered it is `value`; `nil` after completion). A subscriber owed the current value gets
   // this one, read when its turn comes, so it can neither get a value it is about to get from a
   // broadcast already queued nor an older value after a newer one.
   @usableFromInline @exclusivity(unchecked)
@@ -135,12 +136,15 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   @inlinable @inline(__always)
   func send(_ value: Output) {
     if tracksCurrentValue {
-      let accepted = state.withLock { state -> Bool in
-        guard state.completion == nil else { return false }
+      // The value is set and its delivery claimed or queued under one lock: values are then
+      // delivered in the order they were set, and the value delivered last is `value`.
+      let claimed = state.withLock { state -> Claim in
+        guard state.completion == nil else { return .nothing }
         state.value = value
-        return true
+        return claim(.value(value))
       }
-      guard accepted else { return }
+      settle(claimed, .value(value))
+      return
     }
     if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       broadcast(value)
@@ -153,22 +157,22 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// Sets the current value even after completion; sends it only while active.
   @inlinable
   func setValue(_ value: Output) {
-    let active = state.withLock { state -> Bool in
+    let claimed = state.withLock { state -> Claim in
       state.value = value
-      return state.completion == nil
+      return state.completion == nil ? claim(.value(value)) : .nothing
     }
-    if active { perform(.value(value)) }
+    settle(claimed, .value(value))
   }
 
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
-    let accepted = state.withLock { state -> Bool in
-      guard state.completion == nil else { return false }
+    let claimed = state.withLock { state -> Claim in
+      guard state.completion == nil else { return .nothing }
       state.completion = completion
       state.upstreams = []
-      return true
+      return claim(.completion(completion))
     }
-    if accepted { perform(.completion(completion)) }
+    settle(claimed, .completion(completion))
   }
 
   /// A current-value subject asks its upstream for `.unlimited` at once; a passthrough subject,
@@ -231,22 +235,44 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// Handles `event` now if no other thread owns delivery, or else leaves it to the owner.
   @inlinable
   func perform(_ event: Event) {
-    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      process(event)
-      endDelivery()
-    } else {
-      post(event)
-    }
+    settle(claim(event), event)
   }
 
   /// Queues `event` for the owner of delivery; the thread that finds nobody owning it delivers.
   @inlinable
   func post(_ event: Event) {
+    settle(enqueue(event), event)
+  }
+
+  /// Takes the ownership of delivery for `event`, or queues it for the owner. It does not call
+  /// out, so it may run under `state`'s lock: events claimed under that lock are delivered in the
+  /// order they changed the state. `settle` then does the rest, outside the lock.
+  @inlinable @inline(__always)
+  func claim(_ event: Event) -> Claim {
+    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return .deliver }
+    return enqueue(event)
+  }
+
+  /// Queues `event` for the owner of delivery.
+  @inlinable
+  func enqueue(_ event: Event) -> Claim {
     queueLock.withLock { _ in queue.append(event) }
-    if ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 {
+    return ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 ? .drain : .queued
+  }
+
+  /// What `claim` left to do with `event`.
+  @inlinable @inline(__always)
+  func settle(_ claimed: Claim, _ event: Event) {
+    switch claimed {
+    case .deliver:
+      process(event)
+      endDelivery()
+    case .drain:
       drain(missed: 1)
-    } else if case .value = event, succession.load(ordering: .relaxed) == Succession.offered {
-      succeed()
+    case .queued:
+      if case .value = event, succession.load(ordering: .relaxed) == Succession.offered { succeed() }
+    case .nothing:
+      break
     }
   }
 
@@ -371,6 +397,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   func finishAll(_ completion: Subscribers.Completion<Failure>) {
     guard delivered == nil else { return }
     delivered = completion
+    // Nothing is offered after the completion; `value` alone keeps the current value.
+    lastBroadcast = nil
     let finishing = members
     let count = memberCount
     members = nil
@@ -444,6 +472,20 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       upstream.cancel()
     }
   }
+}
+
+/// What a thread that changed a subject's state must do about the event it made; see
+/// `SubjectCore.claim`.
+@usableFromInline
+enum Claim {
+  /// It owns delivery: it handles the event, then lets go.
+  case deliver
+  /// It queued the event and found nobody owning delivery: it delivers the queue.
+  case drain
+  /// It queued the event for the owner.
+  case queued
+  /// There is no event (the subject had completed).
+  case nothing
 }
 
 /// The states of `SubjectCore.succession`.

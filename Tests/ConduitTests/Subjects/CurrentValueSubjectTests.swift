@@ -1,5 +1,7 @@
 import Conduit
 import ConduitTesting
+import Dispatch
+import Synchronization
 import Testing
 
 @Suite(.leakChecked)
@@ -430,5 +432,492 @@ struct CurrentValueSubjectStressTests {
         return nil
       })
     #expect(problem == nil)
+  }
+}
+
+/// Current values owed and delivered around re-entrant sends, requests and completions, and
+/// what the subject keeps (from a review of the delivery-order fix).
+@Suite(.leakChecked)
+struct CurrentValueSubjectOwedValueTests {
+  /// Combine lets go of the old value when `value` is assigned after the completion (the
+  /// assignment changes the value). The subject's record of the value it delivered last must not
+  /// keep it alive.
+  @Test func valueAssignedAfterCompletionReleasesTheOldValue() {
+    let subject = CurrentValueSubject<Payload?, Never>(Payload())
+    weak let old = subject.value
+    #expect(old != nil)
+    subject.send(completion: .finished)
+    subject.value = nil
+    #expect(subject.value == nil)
+    #expect(old == nil, "the old value is still retained by the subject")
+  }
+
+  /// The same without a completion, for contrast: assigning sends, so the old value goes.
+  @Test func valueAssignedBeforeCompletionReleasesTheOldValue() {
+    let subject = CurrentValueSubject<Payload?, Never>(Payload())
+    weak let old = subject.value
+    subject.value = nil
+    #expect(old == nil)
+  }
+
+  /// Combine: X missed 1 (no demand); Y, later in the list, asks for X inside receive(1): X gets
+  /// the current value 1 at once; the 2 Y then sends finds X without demand. [0, 1].
+  @Test func requestInsideAnotherReceiveThenNewerSend() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(x)
+    let y = TestSubscriber<Int, Never>()
+    subject.subscribe(y)
+    y.onValue { value in
+      guard value == 1 else { return }
+      x.request(.max(1))
+      subject.send(2)
+    }
+    subject.send(1)
+    #expect(x.values == [0, 1])
+    #expect(y.values == [0, 1, 2])
+    // X missed 2, so it is owed it.
+    x.request(.max(1))
+    #expect(x.values == [0, 1, 2])
+    #expect(x.violations.isEmpty && y.violations.isEmpty)
+    x.cancel()
+    y.cancel()
+  }
+
+  /// After two misses the next demand brings the newest value only, once.
+  @Test func owedValueAfterSeveralMissesIsTheNewest() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(x)
+    subject.send(1)
+    subject.send(2)
+    x.request(.max(2))
+    #expect(x.values == [0, 2])
+    subject.send(3)
+    #expect(x.values == [0, 2, 3])
+    subject.send(4)
+    x.request(.max(1))
+    #expect(x.values == [0, 2, 3, 4])
+    x.request(.max(1))
+    #expect(x.values == [0, 2, 3, 4])
+    #expect(x.violations.isEmpty)
+    x.cancel()
+  }
+
+  /// X, inside its own receive(0), sends 1 then asks for one more: Combine gives [0, 1].
+  @Test func sendThenRequestFromInsideOwnReceive() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    x.onValue { value in
+      guard value == 0 else { return }
+      subject.send(1)
+      x.request(.max(1))
+    }
+    subject.subscribe(x)
+    #expect(x.values == [0, 1])
+    subject.send(2)
+    #expect(x.values == [0, 1])
+    x.request(.max(1))
+    #expect(x.values == [0, 1, 2])
+    #expect(x.violations.isEmpty)
+    x.cancel()
+  }
+
+  /// Inside receive(subscription:) (not ready yet), the subscriber sends a value, then requests:
+  /// it gets the value it sent (Combine: the miss then the request's current value), once.
+  @Test func sendThenRequestInsideReceiveSubscription() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = HookSubscriber { subscription in
+      subject.send(5)
+      subscription.request(.max(1))
+    }
+    subject.subscribe(x)
+    #expect(x.values == [5])
+    subject.send(6)
+    #expect(x.values == [5])
+    x.subscription?.request(.max(1))
+    #expect(x.values == [5, 6])
+    x.subscription?.cancel()
+  }
+
+  /// Inside receive(subscription:), the subscriber completes the subject, assigns `value`, and
+  /// requests: nothing but the completion reaches it.
+  @Test func completionThenAssignmentThenRequestInsideReceiveSubscription() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = HookSubscriber { subscription in
+      subject.send(completion: .finished)
+      subject.value = 7
+      subscription.request(.max(1))
+    }
+    subject.subscribe(x)
+    #expect(x.values == [])
+    #expect(x.completed)
+    #expect(subject.value == 7)
+  }
+
+  /// Same, but the request comes first: Combine delivers the current value (0) and then the
+  /// completion; assigning after the completion changes nothing delivered.
+  @Test func requestThenCompletionThenAssignmentInsideReceiveSubscription() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = HookSubscriber { subscription in
+      subscription.request(.max(1))
+      subject.send(completion: .finished)
+      subject.value = 7
+    }
+    subject.subscribe(x)
+    #expect(x.values == [0])
+    #expect(x.completed)
+  }
+
+  /// A subscriber with no demand at completion, then `value` assigned, then demand: nothing.
+  @Test func assignmentAfterCompletionIsNotOwed() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    subject.subscribe(x)
+    subject.send(1)
+    subject.send(completion: .finished)
+    subject.value = 9
+    x.request(.max(1))
+    #expect(x.events == [.subscription, .value(0), .completion(.finished)])
+  }
+
+  /// multicast(subject: CurrentValueSubject(0)) fed by a passthrough subject.
+  @Test func multicastIntoCurrentValueSubject() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: CurrentValueSubject<Int, Never>(0))
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    multicast.subscribe(x)
+    #expect(x.values == [0])
+    let connection = multicast.connect()
+    upstream.send(1)
+    upstream.send(2)
+    #expect(x.values == [0])
+    x.request(.max(1))
+    #expect(x.values == [0, 2])
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    x.request(.max(1))
+    #expect(x.events == [.subscription, .value(0), .value(2), .completion(.finished)])
+    connection.cancel()
+  }
+
+  /// A relay (`publisher.subscribe(subject)`) of a synchronous sequence into the subject, with a
+  /// subscriber that asks for one more from inside each receive.
+  @Test func relayOfASequenceWithOneAtATimeDemand() {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let x = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    subject.subscribe(x)
+    let relay = (1...5).publisher.subscribe(subject)
+    #expect(x.events == [.subscription] + (0...5).map { .value($0) } + [.completion(.finished)])
+    relay.cancel()
+  }
+}
+
+/// Sends, assignments, requests, subscriptions, relays and cancels racing on several threads.
+@Suite(.leakChecked(timeout: .seconds(3)), .serialized)
+struct CurrentValueSubjectOrderStressTests {
+  /// Two threads send 1 and 2 at once; once both sends have returned, a new subscriber must get
+  /// the subject's `value` (Combine reads `value`): values must be delivered in the order they
+  /// were set, since the value owed is the one delivered last.
+  @Test func newSubscriberAfterRacingSendsGetsTheSubjectsValue() {
+    let problem = race(
+      rounds: 100_000,
+      setup: { CurrentValueSubject<Int, Never>(0) },
+      sides: [
+        { subject in subject.send(1) },
+        { subject in subject.send(2) },
+      ],
+      check: { subject in
+        let late = TestSubscriber<Int, Never>()
+        subject.subscribe(late)
+        defer { late.cancel() }
+        let value = subject.value
+        if late.values != [value] { return "value \(value), new subscriber got \(late.values)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// The same through assignment of `value` (setValue → perform).
+  @Test func newSubscriberAfterRacingAssignmentsGetsTheSubjectsValue() {
+    let problem = race(
+      rounds: 100_000,
+      setup: { CurrentValueSubject<Int, Never>(0) },
+      sides: [
+        { subject in subject.value = 1 },
+        { subject in subject.value = 2 },
+      ],
+      check: { subject in
+        let late = TestSubscriber<Int, Never>()
+        subject.subscribe(late)
+        defer { late.cancel() }
+        let value = subject.value
+        if late.values != [value] { return "value \(value), new subscriber got \(late.values)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// Lost wake-up: a subscriber that spent its demand misses 1, 2, 3 on one thread while it asks
+  /// for one more on another. Whatever the interleaving, one more value arrives, values increase,
+  /// and a further request brings 3 if it is still owed.
+  @Test func missRacingRequestIsNeverLost() {
+    let problem = race(
+      rounds: 30_000,
+      setup: { () -> (CurrentValueSubject<Int, Never>, TestSubscriber<Int, Never>) in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(x)
+        return (subject, x)
+      },
+      sides: [
+        { round in for value in 1...3 { round.0.send(value) } },
+        { round in round.1.request(.max(1)) },
+      ],
+      check: { round in
+        let x = round.1
+        defer { x.cancel() }
+        let first = x.values
+        guard first.count == 2, first[0] == 0, first[1] > 0 else { return "after race \(first)" }
+        x.request(.max(1))
+        let second = x.values
+        guard second.last == 3, zip(second, second.dropFirst()).allSatisfy({ $0 < $1 }),
+          second.count == (first[1] == 3 ? 2 : 3)
+        else { return "after race \(first), after one more request \(second)" }
+        if !x.violations.isEmpty { return "\(x.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// The first demand racing a send and the completion: at most one value (0 or 1), then the
+  /// completion, and nothing after it.
+  @Test func firstRequestRacingSendAndCompletion() {
+    let problem = race(
+      rounds: 30_000,
+      setup: { () -> (CurrentValueSubject<Int, Never>, TestSubscriber<Int, Never>) in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let x = TestSubscriber<Int, Never>(initialDemand: .none)
+        subject.subscribe(x)
+        return (subject, x)
+      },
+      sides: [
+        { round in
+          round.0.send(1)
+          round.0.send(completion: .finished)
+          round.0.value = 2
+        },
+        { round in
+          round.1.request(.max(1))
+          round.1.request(.max(1))
+        },
+      ],
+      check: { round in
+        let x = round.1
+        let events = x.events
+        let allowed: [[TestSubscriber<Int, Never>.Event]] = [
+          [.subscription, .completion(.finished)],
+          [.subscription, .value(0), .completion(.finished)],
+          [.subscription, .value(1), .completion(.finished)],
+          [.subscription, .value(0), .value(1), .completion(.finished)],
+        ]
+        if !allowed.contains(events) { return "got \(events)" }
+        if !x.violations.isEmpty { return "\(x.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// A subscriber joins from inside another's receive while a second thread sends: it gets a
+  /// suffix of what the other got, beginning with the value being delivered or a later one.
+  @Test func subscribeInsideReceiveWhileAnotherThreadSends() {
+    typealias Round = (CurrentValueSubject<Int, Never>, TestSubscriber<Int, Never>, TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: 20_000,
+      setup: { () -> Round in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let y = TestSubscriber<Int, Never>()
+        let x = TestSubscriber<Int, Never>()
+        subject.subscribe(y)
+        let joined = Flag()
+        y.onValue { value in
+          if value != 0, joined.set() { subject.subscribe(x) }
+        }
+        return (subject, y, x)
+      },
+      sides: [
+        { round in round.0.send(1) },
+        { round in round.0.send(2) },
+      ],
+      check: { round in
+        let (_, y, x) = round
+        defer {
+          x.cancel()
+          y.cancel()
+        }
+        let yValues = y.values
+        let xValues = x.values
+        guard !xValues.isEmpty, xValues.count < yValues.count, Array(yValues.suffix(xValues.count)) == xValues
+        else { return "y \(yValues), x \(xValues)" }
+        if !x.violations.isEmpty || !y.violations.isEmpty { return "\(x.violations) \(y.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// Two relays send into one subject from two threads; a subscriber takes one value at a time,
+  /// asking from inside receive, and a third thread adds demand. No value twice, each thread's
+  /// values in order, never beyond demand, no overlap.
+  @Test func twoRelaysAndARequesterNoRepeats() {
+    typealias Round = (
+      CurrentValueSubject<Int, Never>, PassthroughSubject<Int, Never>, PassthroughSubject<Int, Never>,
+      TestSubscriber<Int, Never>, [AnyCancellable]
+    )
+    let problem = race(
+      rounds: 10_000,
+      setup: { () -> Round in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let a = PassthroughSubject<Int, Never>()
+        let b = PassthroughSubject<Int, Never>()
+        let relays = [a.subscribe(subject), b.subscribe(subject)]
+        let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        x.onValue { value in if value % 2 == 1 { x.request(.max(1)) } }
+        subject.subscribe(x)
+        return (subject, a, b, x, relays)
+      },
+      sides: [
+        { round in for value in [1, 3, 5] { round.1.send(value) } },
+        { round in
+          for value in [2, 4, 6] {
+            round.2.send(value)
+            round.3.request(.max(1))
+          }
+        },
+      ],
+      check: { round in
+        let x = round.3
+        defer {
+          x.cancel()
+          for relay in round.4 { relay.cancel() }
+        }
+        let values = x.values
+        if Set(values).count != values.count { return "repeat in \(values)" }
+        let odd = values.filter { $0 % 2 == 1 }
+        let even = values.filter { $0 != 0 && $0 % 2 == 0 }
+        if odd != odd.sorted() || even != even.sorted() { return "out of order \(values)" }
+        if !x.violations.isEmpty { return "\(x.violations) in \(values)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// Long runs, so that queued events pass the succession threshold and delivery is handed
+  /// over between the sending and the requesting thread: one value at a time, asked for from the
+  /// other thread, stays increasing and within demand, and a last request brings the last value
+  /// if it was missed.
+  @Test func manySendsRacingManyRequestsAcrossHandOvers() {
+    typealias Round = (CurrentValueSubject<Int, Never>, TestSubscriber<Int, Never>, TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: 300,
+      setup: { () -> Round in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let y = TestSubscriber<Int, Never>()
+        let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(y)
+        subject.subscribe(x)
+        return (subject, y, x)
+      },
+      sides: [
+        { round in for value in 1...300 { round.0.send(value) } },
+        { round in for _ in 0..<150 { round.2.request(.max(1)) } },
+      ],
+      check: { round in
+        let (_, y, x) = round
+        defer {
+          x.cancel()
+          y.cancel()
+        }
+        x.request(.max(1))
+        let values = x.values
+        guard values.first == 0, zip(values, values.dropFirst()).allSatisfy({ $0 < $1 }), values.last == 300,
+          values.count <= 152
+        else { return "got \(values)" }
+        if y.values != Array(0...300) { return "y got \(y.values.count) values" }
+        if !x.violations.isEmpty { return "\(x.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// Request, cancel and send on two threads: nothing after cancel returns on the cancelling
+  /// thread once the other has finished too, and no violation.
+  @Test func requestThenCancelRacingSends() {
+    typealias Round = (CurrentValueSubject<Int, Never>, TestSubscriber<Int, Never>)
+    let problem = race(
+      rounds: 30_000,
+      setup: { () -> Round in
+        let subject = CurrentValueSubject<Int, Never>(0)
+        let x = TestSubscriber<Int, Never>(initialDemand: .max(1))
+        subject.subscribe(x)
+        subject.send(1)  // missed: owed
+        return (subject, x)
+      },
+      sides: [
+        { round in for value in 2...4 { round.0.send(value) } },
+        { round in
+          round.1.request(.max(1))
+          round.1.cancel()
+        },
+      ],
+      check: { round in
+        let x = round.1
+        let before = x.values
+        round.0.send(5)
+        round.1.request(.max(1))
+        let after = x.values
+        if before != after { return "after cancel: \(before) -> \(after)" }
+        guard after.first == 0, after.count <= 2, zip(after, after.dropFirst()).allSatisfy({ $0 < $1 }) else {
+          return "got \(after)"
+        }
+        if !x.violations.isEmpty { return "\(x.violations)" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+}
+
+private final class Payload: Sendable {}
+
+private final class Flag: Sendable {
+  private let flag = Atomic<Bool>(false)
+  /// Sets the flag; returns whether this call set it.
+  func set() -> Bool { !flag.exchange(true, ordering: .relaxed) }
+}
+
+/// Calls `hook` with its subscription from inside `receive(subscription:)`; records values.
+/// Used only by single-threaded tests.
+private final class HookSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+  private let hook: (any Subscription) -> Void
+  private(set) var values: [Int] = []
+  private(set) var completed = false
+  private(set) var subscription: (any Subscription)?
+
+  init(hook: @escaping (any Subscription) -> Void) { self.hook = hook }
+
+  func receive(subscription: any Subscription) {
+    self.subscription = subscription
+    hook(subscription)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    values.append(input)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    completed = true
+    subscription = nil
   }
 }
