@@ -1,6 +1,10 @@
 extension Publishers {
   /// A publisher that replaces an empty stream with a provided element.
   ///
+  /// It passes on exactly the demand its subscriber requests. Combine's `replaceEmpty` also asks
+  /// its upstream for `.unlimited` as soon as it is subscribed, and so can hand its subscriber
+  /// more values than it asked for; Conduit keeps to the subscriber's demand instead.
+  ///
   /// ```swift
   /// let cancellable = Empty<Int, Never>()
   ///     .replaceEmpty(with: 0)

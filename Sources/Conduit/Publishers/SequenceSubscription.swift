@@ -49,8 +49,13 @@ where Downstream.Input == Elements.Element {
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
   let handle: (SequenceSubscription, SubscriptionRequest) -> Void
+  // Immutable: what the subscription calls itself, or `nil` for the sequence's type. The type's
+  // name is only worked out when asked for, not on every subscription.
   @usableFromInline
-  let description: String
+  let name: StaticString?
+
+  @usableFromInline
+  var description: String { name.map { "\($0)" } ?? String(describing: Elements.self) }
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
@@ -60,7 +65,7 @@ where Downstream.Input == Elements.Element {
   @inlinable
   static func start(
     _ sequence: Elements, then completion: Subscribers.Completion<Downstream.Failure>,
-    downstream: Downstream, description: String
+    downstream: Downstream, name: StaticString?
   ) {
     var iterator = sequence.makeIterator()
     guard let first = iterator.next() else {
@@ -70,21 +75,21 @@ where Downstream.Input == Elements.Element {
     }
     let subscription = SequenceSubscription(
       iterator: iterator, first: first, completion: completion, downstream: downstream,
-      description: description)
+      name: name)
     downstream.receive(subscription: subscription)
   }
 
   @inlinable
   init(
     iterator: Elements.Iterator, first: Elements.Element,
-    completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, description: String
+    completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, name: StaticString?
   ) {
     census = CensusToken(SequenceSubscription.self, inheritingFrom: downstream)
     self.iterator = iterator
     self.upcoming = first
     self.completion = completion
     self.downstream = downstream
-    self.description = description
+    self.name = name
     handle = SubscriptionRequest.dispatcher()
   }
 
