@@ -13,6 +13,13 @@ private final class Probe {}
 struct RecordTests {
   // MARK: Initializers
 
+  @Test func subscriptionIsDescribedAsRecord() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [1], completion: .finished).subscribe(subscriber)
+    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Record")
+    subscriber.cancel()
+  }
+
   @Test func recordsInteractively() {
     let record = Record<Int, RecordTestError> { recording in
       recording.receive(1)

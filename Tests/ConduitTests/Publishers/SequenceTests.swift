@@ -221,6 +221,13 @@ struct SequenceTests {
     #expect(subscriber.values == [1])
   }
 
+  @Test func subscriptionIsDescribedByTheSequencesType() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    [1, 2].publisher.subscribe(subscriber)
+    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Array<Int>")
+    subscriber.cancel()
+  }
+
   // MARK: References
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
