@@ -270,6 +270,10 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   static var requestsOneAtATime: Bool { false }
   @inlinable
   static var dropsOutputWithoutDemand: Bool { true }
+  @inlinable
+  static var returnsDemandToSender: Bool { false }
+  @inlinable
+  static var cancelsFailedUpstream: Bool { false }
 
   @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {

@@ -24,6 +24,15 @@ protocol CombiningStrategy {
   /// it asks (Combine's `CombineLatest`).
   static var dropsOutputWithoutDemand: Bool { get }
 
+  /// `true` when demand the downstream adds while an upstream's value is going down is returned
+  /// to that upstream from its `receive(_:)` (Combine's `Zip` and `Merge`); `false` when every
+  /// upstream, that one included, is asked for it with `request(_:)` (Combine's `CombineLatest`).
+  static var returnsDemandToSender: Bool { get }
+
+  /// `true` when a failure cancels the upstream that failed along with the others (Combine's
+  /// `Zip`); `false` when only the others are cancelled.
+  static var cancelsFailedUpstream: Bool { get }
+
   /// Takes a value that upstream `index` delivered into its slot, and returns the output it
   /// completes, if any.
   mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output?
@@ -666,7 +675,7 @@ where Downstream.Input == Strategy.Output {
       let (released, current) = ownership.compareExchange(
         expected: held, desired: 0, ordering: .acquiringAndReleasing)
       if released {
-        outgoing?.send(except: side)
+        outgoing?.send(except: Strategy.returnsDemandToSender ? side : nil)
         return
       }
       // Still the owner: what was to be asked stays pending, for the next attempt.
@@ -742,12 +751,14 @@ where Downstream.Input == Strategy.Output {
     case .completion(let completion, let index):
       guard case .active = phase else { return }
       upstreams[index] = nil
-      running.withLock { $0?[index] = nil }
       progress.markFinished(index)
       switch completion {
       case .finished:
+        running.withLock { $0?[index] = nil }
         if strategy.isExhausted(progress) { end(.finishing) }
       case .failure:
+        // `end` cancels what is still registered as running.
+        if !Strategy.cancelsFailedUpstream { running.withLock { $0?[index] = nil } }
         end(.done)
         complete(completion)
       }
@@ -821,7 +832,7 @@ where Downstream.Input == Strategy.Output {
     } else {
       ask = more
     }
-    if let side, upstreams[side] != nil { owed += ask }
+    if Strategy.returnsDemandToSender, let side, upstreams[side] != nil { owed += ask }
     note { $0.ask += ask }
   }
 

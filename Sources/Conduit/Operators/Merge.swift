@@ -846,6 +846,10 @@ struct MergeStrategy<Output>: CombiningStrategy {
   static var requestsOneAtATime: Bool { true }
   @inlinable
   static var dropsOutputWithoutDemand: Bool { false }
+  @inlinable
+  static var returnsDemandToSender: Bool { true }
+  @inlinable
+  static var cancelsFailedUpstream: Bool { false }
 
   @inlinable
   mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output? {

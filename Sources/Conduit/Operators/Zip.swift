@@ -266,6 +266,10 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   static var requestsOneAtATime: Bool { false }
   @inlinable
   static var dropsOutputWithoutDemand: Bool { false }
+  @inlinable
+  static var returnsDemandToSender: Bool { true }
+  @inlinable
+  static var cancelsFailedUpstream: Bool { true }
 
   @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {

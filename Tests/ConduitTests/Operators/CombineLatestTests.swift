@@ -94,6 +94,23 @@ struct CombineLatestTests {
     subscriber.cancel()
   }
 
+  // As in Combine: demand the subscriber adds from inside `receive(_:)` is requested of every
+  // upstream, the one whose value went down included, rather than returned to it.
+  @Test func requestsDemandAddedDuringReceiveOfEveryUpstream() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+    subscriber.onValue { _ in subscriber.request(.max(666)) }
+    first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
+
+    #expect(first.send(1) == .none)
+    #expect(second.send(1) == .none)
+
+    #expect(first.link?.requests == [.max(10), .max(666)])
+    #expect(second.link?.requests == [.max(10), .max(666)])
+    subscriber.cancel()
+  }
+
   @Test func dropsACombinationTheDownstreamHasNoDemandForButKeepsTheLatestValues() {
     let first = CombiningProbe<Int, Never>()
     let second = CombiningProbe<Int, Never>()

@@ -75,7 +75,8 @@ struct ZipTests {
     #expect(subscriber.completion == .finished)
   }
 
-  @Test func failsAtTheFirstFailureAndCancelsTheOtherUpstreams() {
+  // Combine's zip cancels the upstream that failed too (its combineLatest does not).
+  @Test func failsAtTheFirstFailureAndCancelsEveryUpstream() {
     let first = CombiningProbe<Int, ZipError>()
     let second = CombiningProbe<Int, ZipError>()
     let third = CombiningProbe<Int, ZipError>()
@@ -90,7 +91,24 @@ struct ZipTests {
     #expect(subscriber.completion == .failure(ZipError()))
     #expect(first.cancelled)
     #expect(second.cancelled)
-    #expect(!third.cancelled)
+    #expect(third.cancelled)
+  }
+
+  // Demand the subscriber adds from inside `receive(_:)` goes back to the upstream whose value
+  // completed the tuple, as what its `receive(_:)` returns, and to the others as a request.
+  @Test func returnsDemandAddedDuringReceiveToTheUpstreamWhoseValueWentDown() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+    subscriber.onValue { _ in subscriber.request(.max(666)) }
+    first.zip(second) { $0 + $1 }.subscribe(subscriber)
+
+    #expect(first.send(1) == .none)
+    #expect(second.send(1) == .max(666))
+
+    #expect(first.link?.requests == [.max(10), .max(666)])
+    #expect(second.link?.requests == [.max(10)])
+    subscriber.cancel()
   }
 
   @Test func passesEveryRequestToEveryUpstream() {
