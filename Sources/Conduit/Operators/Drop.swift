@@ -31,7 +31,10 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, count: count))
+      // As in Combine, the subscriber has its subscription before the upstream is subscribed to.
+      let inner = Inner(downstream: subscriber, count: count)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
     }
   }
 }
@@ -41,10 +44,10 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 extension Publishers.Drop {
-  /// Stands between the upstream and the subscriber, as Combine's `Drop` does: once the subscriber
-  /// has its subscription, the upstream is asked in one request for what the subscriber asked
-  /// meanwhile plus the elements to drop (so for those even when the subscriber asked for
-  /// nothing); later requests go straight through, and a dropped element asks for nothing more.
+  /// The subscriber's subscription, as Combine's `Drop` is: what the subscriber asks for before
+  /// the upstream's subscription arrives is added up and asked for with the elements to drop, in
+  /// one request (so those are asked for even when the subscriber asked for nothing); later
+  /// requests go straight through, and a dropped element asks for nothing more.
   @usableFromInline
   final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
     CustomStringConvertible, CensusScoped, @unchecked Sendable
@@ -56,15 +59,12 @@ extension Publishers.Drop {
 
     @usableFromInline
     enum State {
-      case awaitingSubscription
-      /// The subscriber is in `receive(subscription:)`; what it asks for is added up.
-      case handingDown(any Subscription, pending: Subscribers.Demand)
-      case forwarding(any Subscription)
+      case awaitingSubscription(Downstream, pending: Subscribers.Demand)
+      case subscribed(Downstream, any Subscription)
+      /// Finished, failed or cancelled: the subscriber and the upstream are let go.
       case terminal
     }
 
-    @usableFromInline
-    let downstream: Downstream
     // Immutable.
     @usableFromInline
     let count: Int
@@ -73,7 +73,7 @@ extension Publishers.Drop {
     var remaining: Int
     // Guarded by its own lock.
     @usableFromInline
-    let state = Locked(State.awaitingSubscription)
+    let state: Locked<State>
     @usableFromInline
     let census: CensusToken
     // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -88,28 +88,22 @@ extension Publishers.Drop {
     @inlinable
     init(downstream: Downstream, count: Int) {
       census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
       self.count = count
       remaining = count
+      state = Locked(.awaitingSubscription(downstream, pending: .none))
       handle = SubscriptionRequest.dispatcher()
     }
 
     @inlinable
     func receive(subscription: any Subscription) {
-      let accepted = state.withLock { state -> Bool in
-        guard case .awaitingSubscription = state else { return false }
-        state = .handingDown(subscription, pending: .none)
-        return true
+      let ask = state.withLock { state -> Subscribers.Demand? in
+        guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
+        state = .subscribed(downstream, subscription)
+        return pending + count
       }
-      guard accepted else {
+      guard let ask else {
         subscription.cancel()
         return
-      }
-      downstream.receive(subscription: self)
-      let ask = state.withLock { state -> Subscribers.Demand in
-        guard case .handingDown(let upstream, let pending) = state else { return .none }
-        state = .forwarding(upstream)
-        return pending + count
       }
       if ask > 0 { subscription.request(ask) }
     }
@@ -120,17 +114,23 @@ extension Publishers.Drop {
         remaining -= 1
         return .none
       }
-      return downstream.receive(input)
+      let downstream = state.withLock { state -> Downstream? in
+        guard case .subscribed(let downstream, _) = state else { return nil }
+        return downstream
+      }
+      return downstream?.receive(input) ?? .none
     }
 
     @inlinable
     func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let active = state.withLock { state -> Bool in
-        if case .terminal = state { return false }
-        state = .terminal
-        return true
+      let downstream = state.withLock { state -> Downstream? in
+        defer { state = .terminal }
+        switch state {
+        case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _): return downstream
+        case .terminal: return nil
+        }
       }
-      if active { downstream.receive(completion: completion) }
+      downstream?.receive(completion: completion)
     }
 
     @usableFromInline
@@ -148,12 +148,12 @@ extension Publishers.Drop {
       demand.assertPositive()
       let upstream = state.withLock { state -> (any Subscription)? in
         switch state {
-        case .handingDown(let upstream, let pending):
-          state = .handingDown(upstream, pending: pending + demand)
+        case .awaitingSubscription(let downstream, let pending):
+          state = .awaitingSubscription(downstream, pending: pending + demand)
           return nil
-        case .forwarding(let upstream):
+        case .subscribed(_, let upstream):
           return upstream
-        case .awaitingSubscription, .terminal:
+        case .terminal:
           return nil
         }
       }
@@ -164,10 +164,8 @@ extension Publishers.Drop {
     func handleCancel() {
       let upstream = state.withLock { state -> (any Subscription)? in
         defer { state = .terminal }
-        switch state {
-        case .handingDown(let upstream, _), .forwarding(let upstream): return upstream
-        case .awaitingSubscription, .terminal: return nil
-        }
+        guard case .subscribed(_, let upstream) = state else { return nil }
+        return upstream
       }
       upstream?.cancel()
     }

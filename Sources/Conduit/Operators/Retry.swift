@@ -204,12 +204,15 @@ extension Publishers.Retry {
       }
       guard let downstream else { return .none }
       let more = downstream.receive(input)
-      if more != .none {
-        state.withLock { state in
-          if case .subscribed = state.phase { state.demand += more }
-        }
+      guard more != .none else { return .none }
+      // Asked for rather than returned, as Combine does.
+      let upstream = state.withLock { state -> (any Subscription)? in
+        guard case .subscribed(let upstream) = state.phase else { return nil }
+        state.demand += more
+        return upstream
       }
-      return more
+      upstream?.request(more)
+      return .none
     }
 
     @inlinable

@@ -88,6 +88,19 @@ struct RetryTests {
     subscriber.cancel()
   }
 
+  // As in Combine: demand the subscriber returns from `receive(_:)` is asked of the upstream with
+  // `request(_:)`, and counted for a resubscription.
+  @Test func asksForDemandReturnedFromReceiveRatherThanReturningIt() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(3), demandPerValue: .max(5))
+    upstream.retry(1).subscribe(subscriber)
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.link?.requests == [.max(3), .max(5)])
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(upstream.link?.requests == [.max(7)])
+    subscriber.cancel()
+  }
+
   @Test func asksTheNewSubscriptionForNothingWhenNoDemandIsLeft() {
     let upstream = HandDrivenPublisher<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(1))
