@@ -36,7 +36,7 @@ extension Publishers {
       let predicate = self.predicate
       upstream.subscribe(
         Reduction(
-          downstream: subscriber, description: "FirstWhere", initial: Output?.none,
+          downstream: subscriber, description: "TryFirst", initial: Output?.none,
           step: { (found: inout Output?, value: Output) throws(Failure) -> Bool in
             guard predicate(value) else { return false }
             found = value

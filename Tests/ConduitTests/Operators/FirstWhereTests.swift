@@ -19,6 +19,14 @@ struct FirstWhereTests {
     #expect(subscriber.events == [.subscription, .value(4), .completion(.finished)])
   }
 
+  // Combine's name for it (its subscription prints so).
+  @Test func describesItsSubscriptionAsTryFirst() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    PassthroughSubject<Int, Never>().first { $0 > 0 }.subscribe(subscriber)
+    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "TryFirst")
+    subscriber.cancel()
+  }
+
   @Test func finishesWithNothingWhenNoneSatisfies() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
