@@ -342,6 +342,18 @@ extension Publishers.SwitchToLatest {
       }
       guard owns else { return .none }
       let more = downstream.map { relay.value($0, value) } ?? .none
+      // As in Combine, what the downstream returned goes back to the inner publisher as the
+      // demand its `receive(_:)` returns, when that publisher is still the latest and nothing
+      // else waits; otherwise the drain asks for it.
+      let returned = state.withLock { state -> Bool in
+        guard case .active = state.phase, state.currentID == id, state.current != nil, state.backlog.isEmpty,
+          state.pendingScalar == nil
+        else { return false }
+        state.demand += more
+        state.delivering = false
+        return true
+      }
+      if returned { return more }
       drain(more: more)
       return .none
     }

@@ -32,6 +32,60 @@ struct SwitchToLatestTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  /// Combine asks the outer for `.unlimited`; an inner subscribed while there is no demand is
+  /// asked for nothing; a later inner is asked for all the demand outstanding; demand returned
+  /// from `receive(_:)` goes back to the inner. Evidence: OpenCombine
+  /// Tests/OpenCombineTests/PublisherTests/SwitchToLatestTests.swift `testDemand`.
+  @Test func switchToLatestDemand() {
+    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>(initialDemand: .none, demandPerValue: .max(5))
+    outer.switchToLatest().subscribe(subscriber)
+    #expect(outer.link?.requests == [.unlimited])
+
+    let inner1 = HandDrivenPublisher<Int, SwitchTestError>()
+    #expect(outer.send(inner1) == .none)
+    #expect(inner1.link?.requests == [])
+    subscriber.request(.max(1))
+    #expect(inner1.link?.requests == [.max(1)])
+    inner1.send(completion: .finished)
+    subscriber.request(.max(41))
+    subscriber.request(.max(1))
+    #expect(inner1.link?.requests == [.max(1)])
+
+    let inner2 = HandDrivenPublisher<Int, SwitchTestError>()
+    outer.send(inner2)
+    #expect(inner2.link?.requests == [.max(43)])
+    #expect(inner2.send(1) == .max(5))
+    #expect(inner2.send(2) == .max(5))
+    #expect(inner2.link?.requests == [.max(43)])
+
+    let inner3 = HandDrivenPublisher<Int, SwitchTestError>()
+    outer.send(inner3)
+    #expect(inner2.link?.isCancelled == true)
+    #expect(inner3.link?.requests == [.max(51)])
+    outer.send(completion: .finished)
+    subscriber.request(.max(9))
+    #expect(inner3.link?.requests == [.max(51), .max(9)])
+    subscriber.cancel()
+  }
+
+  /// An inner failure fails the whole and cancels the outer (not the failed inner).
+  /// Evidence: SwitchToLatestTests.swift `testInnerFails`.
+  @Test func switchToLatestInnerFailureCancelsTheOuter() {
+    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>(initialDemand: .max(1), demandPerValue: .max(1))
+    outer.switchToLatest().subscribe(subscriber)
+    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    outer.send(inner)
+    #expect(inner.send(1) == .max(1))
+    #expect(inner.send(2) == .max(1))
+    inner.send(completion: .failure(SwitchTestError.failed))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(SwitchTestError.failed))])
+    #expect(outer.link?.isCancelled == true)
+    #expect(inner.link?.requests == [.max(1)])
+    #expect(inner.link?.isCancelled == false)
+  }
+
   @Test func flattensSynchronousPublishers() {
     let subscriber = TestSubscriber<Int, Never>()
     [[1, 2].publisher, [3].publisher].publisher.switchToLatest().subscribe(subscriber)
@@ -162,8 +216,9 @@ struct SwitchToLatestTests {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
-    inner.send(1)
-    #expect(inner.link?.requests == [.max(1), .max(2)])
+    // Returned from the inner publisher's `receive(_:)`, as in Combine.
+    #expect(inner.send(1) == .max(2))
+    #expect(inner.link?.requests == [.max(1)])
     subscriber.cancel()
   }
 
