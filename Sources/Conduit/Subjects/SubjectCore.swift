@@ -34,10 +34,6 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
     var upstreams: [any Subscription] = []
-    /// Whether a subscriber has asked for a value yet: until then a passthrough subject asks
-    /// nothing of its upstreams, as in Combine.
-    @usableFromInline
-    var downstreamDemanded = false
     /// The current value; `nil` for a passthrough subject.
     @usableFromInline
     var value: Output?
@@ -73,7 +69,9 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // Immutable.
   @usableFromInline
   let tracksCurrentValue: Bool
-  // `State.downstreamDemanded`, readable without the lock; set under it.
+  // Whether a subscriber has asked for a value yet: until then a passthrough subject asks nothing
+  // of its upstreams, as in Combine. Set, and read with `State.upstreams`, under `state`'s lock;
+  // read without it to skip the lock once set.
   @usableFromInline
   let downstreamDemanded = Atomic<Bool>(false)
   // The number of deliveries owed: 0 means nobody owns delivery.
@@ -110,9 +108,10 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   var delivered: Subscribers.Completion<Failure>?
   // Owned by the thread that owns delivery: for a current-value subject, the value it broadcast
   // last, which is the current value in delivery order (values are claimed for delivery in the
-  // order they are set, so once the queue is delivered it is `value`; `nil` after completion). A subscriber owed the current value gets
-  // this one, read when its turn comes, so it can neither get a value it is about to get from a
-  // broadcast already queued nor an older value after a newer one.
+  // order they are set, so once the queue is delivered it is `value`; `nil` after completion).
+  // A subscriber owed the current value gets this one, read when its turn comes, so it can
+  // neither get a value it is about to get from a broadcast already queued nor an older value
+  // after a newer one.
   @usableFromInline @exclusivity(unchecked)
   var lastBroadcast: Output?
 
@@ -183,7 +182,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   func send(subscription: any Subscription) {
     let ask = state.withLock { state -> Bool in
       state.upstreams.append(subscription)
-      return tracksCurrentValue || state.downstreamDemanded
+      return tracksCurrentValue || downstreamDemanded.load(ordering: .relaxed)
     }
     if ask { subscription.request(.unlimited) }
   }
@@ -194,8 +193,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   func acknowledgeDownstreamDemand() {
     guard !downstreamDemanded.load(ordering: .relaxed) else { return }
     let upstreams = state.withLock { state -> [any Subscription] in
-      guard !state.downstreamDemanded else { return [] }
-      state.downstreamDemanded = true
+      guard !downstreamDemanded.load(ordering: .relaxed) else { return [] }
       downstreamDemanded.store(true, ordering: .relaxed)
       return state.upstreams
     }
