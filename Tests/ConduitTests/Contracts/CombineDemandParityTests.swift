@@ -272,22 +272,3 @@ struct CombineDemandParityTests {
     mappedSubscriber.cancel()
   }
 }
-
-/// Forwards to a `TestSubscriber` and keeps the subscription it was given, so that a test can
-/// still request or cancel through it after the subscriber has completed.
-private final class SubscriptionKeeper<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  let target: TestSubscriber<Input, Failure>
-  var subscription: (any Subscription)?
-  let combineIdentifier = CombineIdentifier()
-
-  init(_ target: TestSubscriber<Input, Failure>) { self.target = target }
-
-  func receive(subscription: any Subscription) {
-    self.subscription = subscription
-    target.receive(subscription: subscription)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand { target.receive(input) }
-
-  func receive(completion: Subscribers.Completion<Failure>) { target.receive(completion: completion) }
-}
