@@ -451,61 +451,56 @@ struct ReturnedDemandStressTests {
 
   // MARK: Races: zip cancels the failed upstream too
 
-  /// One upstream fails while the other sends: one failure, nothing after it, both cancelled
-  /// or completed, and everything freed.
-  @Test func zipFailureRacingTheOtherSender() {
-    typealias Round = (
-      first: PassthroughSubject<Int, ReturnedDemandError>, second: PassthroughSubject<Int, ReturnedDemandError>,
-      subscriber: TestSubscriber<Int, ReturnedDemandError>
-    )
-    let problem = race(
-      rounds: Self.rounds,
-      setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), PassthroughSubject(), TestSubscriber(initialDemand: .unlimited))
+  fileprivate typealias ZipRound = (
+    first: PassthroughSubject<Int, ReturnedDemandError>, second: PassthroughSubject<Int, ReturnedDemandError>,
+    subscriber: TestSubscriber<Int, ReturnedDemandError>
+  )
+
+  /// Races `sides` on the zip of two subjects, then runs `afterwards` and checks that exactly one
+  /// failure reached the subscriber and nothing broke the contract; returns the first problem.
+  private static func raceZipOfTwoSubjects(
+    sides: [(ZipRound) -> Void], afterwards: @escaping (ZipRound) -> String? = { _ in nil }
+  ) -> String? {
+    race(
+      rounds: rounds,
+      setup: { () -> ZipRound in
+        let round: ZipRound = (PassthroughSubject(), PassthroughSubject(), TestSubscriber(initialDemand: .unlimited))
         round.first.zip(round.second).map { $0.0 + $0.1 }.subscribe(round.subscriber)
         return round
       },
-      sides: [
-        { $0.first.send(completion: .failure(.failed)) },
-        { round in for value in 0..<20 { round.second.send(value) } },
-      ],
+      sides: sides,
       check: { round in
-        round.first.send(1)
-        round.second.send(1)
+        let found = afterwards(round)
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
         if round.subscriber.completion != .failure(.failed) {
           return "completion \(String(describing: round.subscriber.completion))"
         }
-        if !round.subscriber.values.isEmpty { return "values \(round.subscriber.values)" }
-        return nil
+        return found
+      })
+  }
+
+  /// One upstream fails while the other sends: one failure, nothing after it, both cancelled
+  /// or completed, and everything freed.
+  @Test func zipFailureRacingTheOtherSender() {
+    let problem = Self.raceZipOfTwoSubjects(
+      sides: [
+        { $0.first.send(completion: .failure(.failed)) },
+        { round in for value in 0..<20 { round.second.send(value) } },
+      ],
+      afterwards: { round in
+        round.first.send(1)
+        round.second.send(1)
+        return round.subscriber.values.isEmpty ? nil : "values \(round.subscriber.values)"
       })
     #expect(problem == nil, "\(problem ?? "")")
   }
 
   /// Both upstreams fail at once on two threads: exactly one failure reaches the subscriber.
   @Test func zipBothUpstreamsFailingOnTwoThreads() {
-    typealias Round = (
-      first: PassthroughSubject<Int, ReturnedDemandError>, second: PassthroughSubject<Int, ReturnedDemandError>,
-      subscriber: TestSubscriber<Int, ReturnedDemandError>
-    )
-    let problem = race(
-      rounds: Self.rounds,
-      setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), PassthroughSubject(), TestSubscriber(initialDemand: .unlimited))
-        round.first.zip(round.second).map { $0.0 + $0.1 }.subscribe(round.subscriber)
-        return round
-      },
-      sides: [
-        { $0.first.send(completion: .failure(.failed)) },
-        { $0.second.send(completion: .failure(.failed)) },
-      ],
-      check: { round in
-        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
-        if round.subscriber.completion != .failure(.failed) {
-          return "completion \(String(describing: round.subscriber.completion))"
-        }
-        return nil
-      })
+    let problem = Self.raceZipOfTwoSubjects(sides: [
+      { $0.first.send(completion: .failure(.failed)) },
+      { $0.second.send(completion: .failure(.failed)) },
+    ])
     #expect(problem == nil, "\(problem ?? "")")
   }
 
