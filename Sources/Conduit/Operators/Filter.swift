@@ -62,46 +62,53 @@ extension Publishers.Filter {
 }
 
 extension Publishers.Filter {
-  /// Forwards the upstream subscription untouched; a value filtered out is replaced by asking
-  /// upstream for one more, so the total demand is kept. No state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = FilterInner<Link<Output, Failure, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let isIncluded: (Upstream.Output) -> Bool
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription untouched; a value filtered out is replaced by asking
+/// upstream for one more, so the total demand is kept. No state, no lock, no allocation.
+/// Generic over one `OperatorLink`, which keeps repeated uses specialized.
+@usableFromInline
+struct FilterInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream, isIncluded: @escaping (Upstream.Output) -> Bool) {
-      self.downstream = downstream
-      self.isIncluded = isIncluded
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let isIncluded: (Input) -> Bool
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "Filter" }
+  @inlinable
+  init(downstream: Downstream, isIncluded: @escaping (Input) -> Bool) {
+    self.downstream = downstream
+    self.isIncluded = isIncluded
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "Filter" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      isIncluded(input) ? downstream.receive(input) : .max(1)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    isIncluded(input) ? downstream.receive(input) : .max(1)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

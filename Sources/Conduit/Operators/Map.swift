@@ -48,47 +48,53 @@ extension Publishers.Map {
 }
 
 extension Publishers.Map {
-  /// Forwards the upstream subscription untouched and transforms each value: `map` keeps no
-  /// state, takes no lock, and allocates nothing of its own. Being a struct, it lives inside the
-  /// upstream's subscription.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = MapInner<Link<Upstream.Output, Failure, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let transform: (Upstream.Output) -> Output
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription untouched and transforms each value: `map` keeps no
+/// state, takes no lock, and allocates nothing of its own. Being a struct, it lives inside the
+/// upstream's subscription.
+@usableFromInline
+struct MapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output) {
-      self.downstream = downstream
-      self.transform = transform
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let transform: (Input) -> Downstream.Input
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "Map" }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input) {
+    self.downstream = downstream
+    self.transform = transform
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "Map" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(transform(input))
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(transform(input))
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 
