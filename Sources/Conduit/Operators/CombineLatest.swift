@@ -37,7 +37,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots2<A.Output, B.Output>(inheritingFrom: subscriber))
-      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
+      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a, slot: strategy.slots.a)
         .attach(b, slot: strategy.slots.b)
     }
@@ -76,7 +76,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>(inheritingFrom: subscriber))
-      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
+      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a, slot: strategy.slots.a)
         .attach(b, slot: strategy.slots.b)
         .attach(c, slot: strategy.slots.c)
@@ -124,7 +124,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(
         slots: Slots4<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber))
-      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
+      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a, slot: strategy.slots.a)
         .attach(b, slot: strategy.slots.b)
         .attach(c, slot: strategy.slots.c)

@@ -341,7 +341,7 @@ enum SpreadTuple {
 /// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
 /// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
 ///
-/// Every upstream delivers through a `Side` that knows its index and its slot.
+/// Every upstream delivers through a `CombiningSide` that knows its index and its slot.
 ///
 /// **Ownership.** Everything the subscription keeps (the strategy and its slots, the upstream
 /// subscriptions, the downstream demand, the outputs waiting for it) belongs to whichever thread
@@ -367,11 +367,20 @@ enum SpreadTuple {
 /// The subscription finishes once the strategy says no output can come and `ready` is empty;
 /// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
 /// it cancels the upstreams still running and forgets them, the slots and the downstream.
+///
+/// Generic over one `CombiningLink`, and its upstreams' subscribers over one
+/// `CombiningSideLink`, so that combining operators nested in one another (a `combineLatest` of a
+/// `combineLatest`, whose values grow from one to the next) stay specialized (see
+/// `OperatorLink`).
 @usableFromInline
-final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>: SubscriptionRequestHandler,
+final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHandler,
   Subscription,
   CustomStringConvertible, CensusScoped, @unchecked Sendable
-where Downstream.Input == Strategy.Output {
+{
+  @usableFromInline
+  typealias Strategy = Types.Strategy
+  @usableFromInline
+  typealias Downstream = Types.Downstream
   @usableFromInline
   typealias Output = Strategy.Output
   @usableFromInline
@@ -530,7 +539,8 @@ where Downstream.Input == Strategy.Output {
   where Upstream.Failure == Failure {
     let index = attached
     attached += 1
-    upstream.subscribe(Side(parent: self, slot: slot, index: index))
+    upstream.subscribe(
+      CombiningSide<CombiningSideTypes<Types, Upstream.Output>>(parent: self, slot: slot, index: index))
     return self
   }
 
@@ -590,8 +600,13 @@ where Downstream.Input == Strategy.Output {
 
   /// `submit(.value…)`, written out: the uncontended path builds no event and delivers an output
   /// straight down when nothing waits.
+  ///
+  /// Generic over the side's link rather than over the value's type, which grows from one nested
+  /// combining operator to the next (see `OperatorLink`).
   @inlinable
-  func receive<Value>(_ value: Value, at index: Int, slot: CombiningSlot<Value>) -> Subscribers.Demand {
+  func receive<Side: CombiningSideLink>(
+    _ value: Side.Input, at index: Int, slot: CombiningSlot<Side.Input>, from side: Side.Type
+  ) -> Subscribers.Demand where Side.Parent == Types {
     guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
       let slot = Unmanaged.passUnretained(slot)
       let combine: (inout Strategy) -> Output? = { strategy in
@@ -857,48 +872,85 @@ where Downstream.Input == Strategy.Output {
   }
 }
 
-extension CombiningSubscription {
-  /// The subscriber given to one upstream: forwards to the subscription with its index.
+/// The types of a `CombiningSubscription`, named by one generic parameter (see `OperatorLink`).
+@usableFromInline
+protocol CombiningLink {
+  /// What the values make, and how.
+  associatedtype Strategy: CombiningStrategy
+  /// The subscriber of the combined values.
+  associatedtype Downstream: Subscriber where Downstream.Input == Strategy.Output
+}
+
+/// The `CombiningLink` of a subscription with `Strategy` and `Downstream`. Never instantiated.
+@usableFromInline
+enum CombiningTypes<Strategy: CombiningStrategy, Downstream: Subscriber>: CombiningLink
+where Downstream.Input == Strategy.Output {
+  /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
+  @inlinable @inline(__always)
+  static func subscribe(
+    _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
+  ) -> CombiningSubscription<CombiningTypes> {
+    CombiningSubscription.subscribe(downstream, strategy: strategy, upstreamCount: upstreamCount)
+  }
+}
+
+/// The types of one upstream's subscriber of a combining subscription: the subscription's link
+/// and the values of that upstream.
+@usableFromInline
+protocol CombiningSideLink {
+  /// The link of the subscription the side belongs to.
+  associatedtype Parent: CombiningLink
+  /// The kind of values the upstream sends.
+  associatedtype Input
+}
+
+/// The `CombiningSideLink` of an upstream of `Input` values. Never instantiated.
+@usableFromInline
+enum CombiningSideTypes<Parent: CombiningLink, Input>: CombiningSideLink {}
+
+/// The subscriber given to one upstream of a `CombiningSubscription`: forwards to the
+/// subscription with its index.
+@usableFromInline
+struct CombiningSide<Types: CombiningSideLink>: Subscriber, CustomStringConvertible {
   @usableFromInline
-  struct Side<Input>: Subscriber, CustomStringConvertible {
-    @usableFromInline
-    typealias Failure = Downstream.Failure
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Parent.Downstream.Failure
 
-    @usableFromInline
-    let parent: CombiningSubscription
-    // Unretained: the parent's strategy owns the slot for as long as the parent lives, and the
-    // side holds the parent. A second strong reference would cost every copy of the side (one
-    // per value sent through a subject) a retain and a release.
-    @usableFromInline
-    let slot: Unmanaged<CombiningSlot<Input>>
-    @usableFromInline
-    let index: Int
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+  @usableFromInline
+  let parent: CombiningSubscription<Types.Parent>
+  // Unretained: the parent's strategy owns the slot for as long as the parent lives, and the
+  // side holds the parent. A second strong reference would cost every copy of the side (one
+  // per value sent through a subject) a retain and a release.
+  @usableFromInline
+  let slot: Unmanaged<CombiningSlot<Input>>
+  @usableFromInline
+  let index: Int
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    init(parent: CombiningSubscription, slot: CombiningSlot<Input>, index: Int) {
-      self.parent = parent
-      self.slot = Unmanaged.passUnretained(slot)
-      self.index = index
-    }
+  @inlinable
+  init(parent: CombiningSubscription<Types.Parent>, slot: CombiningSlot<Input>, index: Int) {
+    self.parent = parent
+    self.slot = Unmanaged.passUnretained(slot)
+    self.index = index
+  }
 
-    @usableFromInline
-    var description: String { Strategy.description }
+  @usableFromInline
+  var description: String { Types.Parent.Strategy.description }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      parent.receive(subscription: subscription, at: index)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    parent.receive(subscription: subscription, at: index)
+  }
 
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      slot._withUnsafeGuaranteedRef { slot in parent.receive(input, at: index, slot: slot) }
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    slot._withUnsafeGuaranteedRef { slot in parent.receive(input, at: index, slot: slot, from: Types.self) }
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-      parent.receive(completion: completion, at: index)
-    }
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    parent.receive(completion: completion, at: index)
   }
 }

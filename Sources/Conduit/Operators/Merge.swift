@@ -870,7 +870,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
 @usableFromInline
 struct MergeAttacher<Downstream: Subscriber> {
   @usableFromInline
-  let subscription: CombiningSubscription<MergeStrategy<Downstream.Input>, Downstream>
+  let subscription: CombiningSubscription<CombiningTypes<MergeStrategy<Downstream.Input>, Downstream>>
   // Shared by every side; it only carries the type, since a merge keeps no value back.
   @usableFromInline
   let slot: CombiningSlot<Downstream.Input>
@@ -878,7 +878,8 @@ struct MergeAttacher<Downstream: Subscriber> {
   @inlinable
   init(_ downstream: Downstream, upstreamCount: Int) {
     slot = CombiningSlot<Downstream.Input>(inheritingFrom: downstream)
-    subscription = .subscribe(downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
+    subscription = CombiningTypes.subscribe(
+      downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
   }
 
   @inlinable @discardableResult
