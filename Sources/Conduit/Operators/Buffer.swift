@@ -58,308 +58,317 @@ extension Publishers {
 }
 
 extension Publishers.Buffer {
-  /// Holds elements until the downstream asks for them.
-  ///
-  /// Elements reach the downstream from the upstream's calls and from the downstream's own
-  /// requests, possibly on different threads; whichever thread sets `delivering` owns the
-  /// downstream and delivers until there is nothing more it may deliver. The thread that
-  /// subscribes owns it from the start, so elements that arrive before the downstream has its
-  /// subscription wait in the buffer.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = BufferInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    enum Phase {
-      case awaitingSubscription
-      case active
-      /// The upstream finished; the buffer drains before the completion goes out.
-      case finished
-      /// The buffer overflowed with `.customError`; the error is being made.
-      case overflowing
-      /// A failure waits for the delivering thread.
-      case failing(Failure)
-      case cancelled
-      case done
-    }
+/// Holds elements until the downstream asks for them.
+///
+/// Elements reach the downstream from the upstream's calls and from the downstream's own
+/// requests, possibly on different threads; whichever thread sets `delivering` owns the
+/// downstream and delivers until there is nothing more it may deliver. The thread that
+/// subscribes owns it from the start, so elements that arrive before the downstream has its
+/// subscription wait in the buffer.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class BufferInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @usableFromInline
-    struct State {
-      @usableFromInline
-      var phase = Phase.awaitingSubscription
-      @usableFromInline
-      var upstream: (any Subscription)?
-      @usableFromInline
-      var values = ValueQueue<Input>()
-      @usableFromInline
-      var demand = Subscribers.Demand.none
-      @usableFromInline
-      var delivering = true
-      @usableFromInline
-      var whenFull: Publishers.BufferingStrategy<Failure>
+  @usableFromInline
+  enum Phase {
+    case awaitingSubscription
+    case active
+    /// The upstream finished; the buffer drains before the completion goes out.
+    case finished
+    /// The buffer overflowed with `.customError`; the error is being made.
+    case overflowing
+    /// A failure waits for the delivering thread.
+    case failing(Failure)
+    case cancelled
+    case done
+  }
 
-      @inlinable
-      init(whenFull: Publishers.BufferingStrategy<Failure>) {
-        self.whenFull = whenFull
-      }
-
-      @inlinable
-      mutating func claimDelivery() -> Bool {
-        if delivering { return false }
-        delivering = true
-        return true
-      }
-
-      /// Forgets the upstream, the buffered elements and the strategy's closure.
-      @inlinable
-      mutating func end(_ phase: Phase) -> (any Subscription)? {
-        self.phase = phase
-        values.removeAll()
-        whenFull = .dropNewest
-        defer { upstream = nil }
-        return upstream
-      }
-    }
-
+  @usableFromInline
+  struct State {
     @usableFromInline
-    enum Arrival {
-      case absorbed
-      case deliver
-      case overflow(() -> Failure, upstream: (any Subscription)?)
-    }
-
+    var phase = Phase.awaitingSubscription
     @usableFromInline
-    enum Step {
-      case deliver(Input)
-      case complete(Subscribers.Completion<Failure>)
-      case release
-      case idle
-    }
-
-    // Guarded by its own lock.
+    var upstream: (any Subscription)?
     @usableFromInline
-    let state: Locked<State>
-    // Owned by the thread that set `state.delivering`; released when the subscription ends.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
+    var values = ValueQueue<Input>()
     @usableFromInline
-    let size: Int
+    var demand = Subscribers.Demand.none
     @usableFromInline
-    let prefetch: Publishers.PrefetchStrategy
+    var delivering = true
     @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "Buffer" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    var whenFull: Publishers.BufferingStrategy<Failure>
 
     @inlinable
-    init(
-      downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
-      whenFull: Publishers.BufferingStrategy<Failure>
-    ) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(whenFull: whenFull))
-      self.downstream = downstream
-      self.size = size
-      self.prefetch = prefetch
-      handle = SubscriptionRequest.dispatcher()
-    }
-
-    // MARK: Upstream
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let accepted = state.withLock { state -> Bool in
-        guard case .awaitingSubscription = state.phase else { return false }
-        state.phase = .active
-        state.upstream = subscription
-        return true
-      }
-      guard accepted else {
-        subscription.cancel()
-        return
-      }
-      // As in Combine, the upstream is asked before the downstream has its subscription.
-      let initial = prefetch == .keepFull ? Subscribers.Demand.max(size) : .unlimited
-      if initial != .none { subscription.request(initial) }
-      downstream?.receive(subscription: self)
-      requestRefill(drain(more: .none, delivered: 0))
+    init(whenFull: Publishers.BufferingStrategy<Failure>) {
+      self.whenFull = whenFull
     }
 
     @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      let arrival = state.withLock { state -> Arrival in
-        guard case .active = state.phase else { return .absorbed }
-        if !state.delivering && state.demand != .none && state.values.isEmpty {
-          state.delivering = true
-          if state.demand != .unlimited { state.demand -= 1 }
-          return .deliver
-        }
-        if state.values.count < size {
-          state.values.append(input)
-          return .absorbed
-        }
-        switch state.whenFull {
-        case .dropNewest:
-          return .absorbed
-        case .dropOldest:
-          // A buffer of size zero has no oldest element to make room with.
-          guard state.values.popFirst() != nil else { return .absorbed }
-          state.values.append(input)
-          return .absorbed
-        case .customError(let makeError):
-          return .overflow(makeError, upstream: state.end(.overflowing))
-        }
-      }
-      switch arrival {
-      case .absorbed:
-        return .none
-      case .deliver:
-        let more = downstream?.receive(input) ?? .none
-        let delivered = drain(more: more, delivered: 1)
-        return prefetch == .keepFull ? .max(delivered) : .none
-      case .overflow(let makeError, let upstream):
-        let error = makeError()
-        upstream?.cancel()
-        let owns = state.withLock { state -> Bool in
-          guard case .overflowing = state.phase else { return false }
-          state.phase = .failing(error)
-          return state.claimDelivery()
-        }
-        if owns { _ = drain(more: .none, delivered: 0) }
-        return .none
-      }
+    mutating func claimDelivery() -> Bool {
+      if delivering { return false }
+      delivering = true
+      return true
     }
 
+    /// Forgets the upstream, the buffered elements and the strategy's closure.
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
+    mutating func end(_ phase: Phase) -> (any Subscription)? {
+      self.phase = phase
+      values.removeAll()
+      whenFull = .dropNewest
+      defer { upstream = nil }
+      return upstream
+    }
+  }
+
+  @usableFromInline
+  enum Arrival {
+    case absorbed
+    case deliver
+    case overflow(() -> Failure, upstream: (any Subscription)?)
+  }
+
+  @usableFromInline
+  enum Step {
+    case deliver(Input)
+    case complete(Subscribers.Completion<Failure>)
+    case release
+    case idle
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  // Owned by the thread that set `state.delivering`; released when the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline
+  let size: Int
+  @usableFromInline
+  let prefetch: Publishers.PrefetchStrategy
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (BufferInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "Buffer" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(
+    downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
+    whenFull: Publishers.BufferingStrategy<Failure>
+  ) {
+    census = CensusToken(BufferInner.self, inheritingFrom: downstream)
+    state = Locked(State(whenFull: whenFull))
+    self.downstream = downstream
+    self.size = size
+    self.prefetch = prefetch
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  // MARK: Upstream
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let accepted = state.withLock { state -> Bool in
+      guard case .awaitingSubscription = state.phase else { return false }
+      state.phase = .active
+      state.upstream = subscription
+      return true
+    }
+    guard accepted else {
+      subscription.cancel()
+      return
+    }
+    // As in Combine, the upstream is asked before the downstream has its subscription.
+    let initial = prefetch == .keepFull ? Subscribers.Demand.max(size) : .unlimited
+    if initial != .none { subscription.request(initial) }
+    downstream?.receive(subscription: self)
+    requestRefill(drain(more: .none, delivered: 0))
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let arrival = state.withLock { state -> Arrival in
+      guard case .active = state.phase else { return .absorbed }
+      if !state.delivering && state.demand != .none && state.values.isEmpty {
+        state.delivering = true
+        if state.demand != .unlimited { state.demand -= 1 }
+        return .deliver
+      }
+      if state.values.count < size {
+        state.values.append(input)
+        return .absorbed
+      }
+      switch state.whenFull {
+      case .dropNewest:
+        return .absorbed
+      case .dropOldest:
+        // A buffer of size zero has no oldest element to make room with.
+        guard state.values.popFirst() != nil else { return .absorbed }
+        state.values.append(input)
+        return .absorbed
+      case .customError(let makeError):
+        return .overflow(makeError, upstream: state.end(.overflowing))
+      }
+    }
+    switch arrival {
+    case .absorbed:
+      return .none
+    case .deliver:
+      let more = downstream?.receive(input) ?? .none
+      let delivered = drain(more: more, delivered: 1)
+      return prefetch == .keepFull ? .max(delivered) : .none
+    case .overflow(let makeError, let upstream):
+      let error = makeError()
+      upstream?.cancel()
       let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase else { return false }
-        switch completion {
-        case .finished:
-          state.phase = .finished
-          state.upstream = nil
-          state.whenFull = .dropNewest
-        case .failure(let error):
-          _ = state.end(.failing(error))
-        }
+        guard case .overflowing = state.phase else { return false }
+        state.phase = .failing(error)
         return state.claimDelivery()
       }
-      if owns { requestRefill(drain(more: .none, delivered: 0)) }
+      if owns { _ = drain(more: .none, delivered: 0) }
+      return .none
     }
+  }
 
-    // MARK: Downstream
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let owns = state.withLock { state -> Bool in
+      guard case .active = state.phase else { return false }
+      switch completion {
+      case .finished:
+        state.phase = .finished
+        state.upstream = nil
+        state.whenFull = .dropNewest
+      case .failure(let error):
+        _ = state.end(.failing(error))
+      }
+      return state.claimDelivery()
     }
+    if owns { requestRefill(drain(more: .none, delivered: 0)) }
+  }
 
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
+  // MARK: Downstream
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let owns = state.withLock { state -> Bool in
+      switch state.phase {
+      case .active, .finished:
+        state.demand += demand
+        return !state.values.isEmpty && state.claimDelivery()
+      default:
+        return false
+      }
     }
+    if owns { requestRefill(drain(more: .none, delivered: 0)) }
+  }
 
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let owns = state.withLock { state -> Bool in
+  @inlinable
+  func handleCancel() {
+    let ended = state.withLock { state -> ((any Subscription)?, Bool)? in
+      switch state.phase {
+      case .cancelled, .done: return nil
+      default: return (state.end(.cancelled), state.claimDelivery())
+      }
+    }
+    guard let (upstream, owns) = ended else { return }
+    upstream?.cancel()
+    if owns { _ = drain(more: .none, delivered: 0) }
+  }
+
+  // MARK: Delivery
+
+  /// With `.keepFull`, asks the upstream for as many elements as were handed downstream.
+  @inlinable
+  func requestRefill(_ delivered: Int) {
+    guard prefetch == .keepFull, delivered > 0 else { return }
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .active = state.phase else { return nil }
+      return state.upstream
+    }
+    upstream?.request(.max(delivered))
+  }
+
+  /// Runs while this thread owns delivery: delivers buffered elements while there is demand,
+  /// then the completion once it is due. Returns how many elements were delivered, counting
+  /// the `delivered` already handed over by the caller.
+  @inlinable
+  func drain(more initial: Subscribers.Demand, delivered initialCount: Int) -> Int {
+    var more = initial
+    var delivered = initialCount
+    while true {
+      let step = state.withLock { state -> Step in
         switch state.phase {
         case .active, .finished:
-          state.demand += demand
-          return !state.values.isEmpty && state.claimDelivery()
-        default:
-          return false
-        }
-      }
-      if owns { requestRefill(drain(more: .none, delivered: 0)) }
-    }
-
-    @inlinable
-    func handleCancel() {
-      let ended = state.withLock { state -> ((any Subscription)?, Bool)? in
-        switch state.phase {
-        case .cancelled, .done: return nil
-        default: return (state.end(.cancelled), state.claimDelivery())
-        }
-      }
-      guard let (upstream, owns) = ended else { return }
-      upstream?.cancel()
-      if owns { _ = drain(more: .none, delivered: 0) }
-    }
-
-    // MARK: Delivery
-
-    /// With `.keepFull`, asks the upstream for as many elements as were handed downstream.
-    @inlinable
-    func requestRefill(_ delivered: Int) {
-      guard prefetch == .keepFull, delivered > 0 else { return }
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard case .active = state.phase else { return nil }
-        return state.upstream
-      }
-      upstream?.request(.max(delivered))
-    }
-
-    /// Runs while this thread owns delivery: delivers buffered elements while there is demand,
-    /// then the completion once it is due. Returns how many elements were delivered, counting
-    /// the `delivered` already handed over by the caller.
-    @inlinable
-    func drain(more initial: Subscribers.Demand, delivered initialCount: Int) -> Int {
-      var more = initial
-      var delivered = initialCount
-      while true {
-        let step = state.withLock { state -> Step in
-          switch state.phase {
-          case .active, .finished:
-            if more != .none { state.demand += more }
-            if state.demand != .none, let value = state.values.popFirst() {
-              if state.demand != .unlimited { state.demand -= 1 }
-              return .deliver(value)
-            }
-            if case .finished = state.phase, state.values.isEmpty {
-              state.phase = .done
-              return .complete(.finished)
-            }
-            state.delivering = false
-            return .idle
-          case .failing(let error):
-            state.phase = .done
-            return .complete(.failure(error))
-          case .cancelled, .done:
-            state.phase = .done
-            return .release
-          case .awaitingSubscription, .overflowing:
-            state.delivering = false
-            return .idle
+          if more != .none { state.demand += more }
+          if state.demand != .none, let value = state.values.popFirst() {
+            if state.demand != .unlimited { state.demand -= 1 }
+            return .deliver(value)
           }
+          if case .finished = state.phase, state.values.isEmpty {
+            state.phase = .done
+            return .complete(.finished)
+          }
+          state.delivering = false
+          return .idle
+        case .failing(let error):
+          state.phase = .done
+          return .complete(.failure(error))
+        case .cancelled, .done:
+          state.phase = .done
+          return .release
+        case .awaitingSubscription, .overflowing:
+          state.delivering = false
+          return .idle
         }
-        switch step {
-        case .deliver(let value):
-          more = downstream?.receive(value) ?? .none
-          delivered += 1
-        case .complete(let completion):
-          let downstream = self.downstream
-          self.downstream = nil
-          downstream?.receive(completion: completion)
-          return delivered
-        case .release:
-          downstream = nil
-          return delivered
-        case .idle:
-          return delivered
-        }
+      }
+      switch step {
+      case .deliver(let value):
+        more = downstream?.receive(value) ?? .none
+        delivered += 1
+      case .complete(let completion):
+        let downstream = self.downstream
+        self.downstream = nil
+        downstream?.receive(completion: completion)
+        return delivered
+      case .release:
+        downstream = nil
+        return delivered
+      case .idle:
+        return delivered
       }
     }
   }

@@ -49,152 +49,161 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
-  /// Fills a buffer from upstream's serialized calls and hands each full one downstream.
-  /// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = CollectByCountInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    enum State {
-      case awaitingSubscription(Downstream)
-      case active(upstream: any Subscription, downstream: Downstream)
-      case terminal
+/// Fills a buffer from upstream's serialized calls and hands each full one downstream.
+/// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class CollectByCountInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+
+  @usableFromInline
+  enum State {
+    case awaitingSubscription(Downstream)
+    case active(upstream: any Subscription, downstream: Downstream)
+    case terminal
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  // Set by `cancel`; read without the lock by upstream's calls.
+  @usableFromInline
+  let cancelled = Atomic<Bool>(false)
+  // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
+  @usableFromInline @exclusivity(unchecked)
+  var buffer: [Input] = []
+  // Owned like `buffer`: set once upstream has completed or the subscription was cancelled.
+  @usableFromInline @exclusivity(unchecked)
+  var ended = false
+  @usableFromInline
+  let count: Int
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (CollectByCountInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "CollectByCount" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, count: Int) {
+    census = CensusToken(CollectByCountInner.self, inheritingFrom: downstream)
+    state = Locked(.awaitingSubscription(downstream))
+    self.count = count
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  // MARK: Subscriber (upstream's serialized calls)
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream) = state else { return nil }
+      state = .active(upstream: subscription, downstream: downstream)
+      return downstream
     }
-
-    // Guarded by its own lock.
-    @usableFromInline
-    let state: Locked<State>
-    // Set by `cancel`; read without the lock by upstream's calls.
-    @usableFromInline
-    let cancelled = Atomic<Bool>(false)
-    // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
-    @usableFromInline @exclusivity(unchecked)
-    var buffer: [Input] = []
-    // Owned like `buffer`: set once upstream has completed or the subscription was cancelled.
-    @usableFromInline @exclusivity(unchecked)
-    var ended = false
-    @usableFromInline
-    let count: Int
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "CollectByCount" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(downstream: Downstream, count: Int) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(downstream))
-      self.count = count
-      handle = SubscriptionRequest.dispatcher()
+    guard let downstream else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: self)
+  }
 
-    // MARK: Subscriber (upstream's serialized calls)
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let downstream) = state else { return nil }
-        state = .active(upstream: subscription, downstream: downstream)
-        return downstream
-      }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
-    }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      guard !ended else { return .none }
-      if cancelled.load(ordering: .relaxed) {
-        end()
-        return .none
-      }
-      buffer.append(input)
-      guard buffer.count >= count else { return .none }
-      let full = buffer
-      buffer = []
-      buffer.reserveCapacity(Swift.min(count, 1024))
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .active(_, let downstream) = state else { return nil }
-        return downstream
-      }
-      guard let downstream else { return .none }
-      return downstream.receive(full) * count
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard !ended else { return }
-      let remainder = buffer
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard !ended else { return .none }
+    if cancelled.load(ordering: .relaxed) {
       end()
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .active(_, let downstream) = state else { return nil }
-        state = .terminal
-        return downstream
-      }
-      guard let downstream else { return }
-      if case .finished = completion, !remainder.isEmpty {
-        _ = downstream.receive(remainder)
-        // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
-        if cancelled.load(ordering: .acquiring) { return }
-      }
-      downstream.receive(completion: completion)
+      return .none
     }
-
-    /// Upstream's part is over: the buffer is released.
-    @inlinable
-    func end() {
-      ended = true
-      buffer = []
+    buffer.append(input)
+    guard buffer.count >= count else { return .none }
+    let full = buffer
+    buffer = []
+    buffer.reserveCapacity(Swift.min(count, 1024))
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .active(_, let downstream) = state else { return nil }
+      return downstream
     }
+    guard let downstream else { return .none }
+    return downstream.receive(full) * count
+  }
 
-    // MARK: Subscription (downstream's calls, from any thread)
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard !ended else { return }
+    let remainder = buffer
+    end()
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .active(_, let downstream) = state else { return nil }
+      state = .terminal
+      return downstream
     }
-
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
+    guard let downstream else { return }
+    if case .finished = completion, !remainder.isEmpty {
+      _ = downstream.receive(remainder)
+      // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
+      if cancelled.load(ordering: .acquiring) { return }
     }
+    downstream.receive(completion: completion)
+  }
 
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard case .active(let upstream, _) = state else { return nil }
-        return upstream
-      }
-      upstream?.request(demand * count)
-    }
+  /// Upstream's part is over: the buffer is released.
+  @inlinable
+  func end() {
+    ended = true
+    buffer = []
+  }
 
-    @inlinable
-    func handleCancel() {
-      cancelled.store(true, ordering: .releasing)
-      let upstream = state.withLock { state -> (any Subscription)? in
-        defer { state = .terminal }
-        guard case .active(let upstream, _) = state else { return nil }
-        return upstream
-      }
-      upstream?.cancel()
+  // MARK: Subscription (downstream's calls, from any thread)
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .active(let upstream, _) = state else { return nil }
+      return upstream
     }
+    upstream?.request(demand * count)
+  }
+
+  @inlinable
+  func handleCancel() {
+    cancelled.store(true, ordering: .releasing)
+    let upstream = state.withLock { state -> (any Subscription)? in
+      defer { state = .terminal }
+      guard case .active(let upstream, _) = state else { return nil }
+      return upstream
+    }
+    upstream?.cancel()
   }
 }
 

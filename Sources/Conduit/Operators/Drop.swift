@@ -44,131 +44,140 @@ extension Publishers.Drop: Equatable where Upstream: Equatable {}
 extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 extension Publishers.Drop {
-  /// The subscriber's subscription, as Combine's `Drop` is: what the subscriber asks for before
-  /// the upstream's subscription arrives is added up and asked for with the elements to drop, in
-  /// one request (so those are asked for even when the subscriber asked for nothing); later
-  /// requests go straight through, and a dropped element asks for nothing more.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped, @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = DropInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    enum State {
-      case awaitingSubscription(Downstream, pending: Subscribers.Demand)
-      case subscribed(Downstream, any Subscription)
-      /// Finished, failed or cancelled: the subscriber and the upstream are let go.
-      case terminal
+/// The subscriber's subscription, as Combine's `Drop` is: what the subscriber asks for before
+/// the upstream's subscription arrives is added up and asked for with the elements to drop, in
+/// one request (so those are asked for even when the subscriber asked for nothing); later
+/// requests go straight through, and a dropped element asks for nothing more.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class DropInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped, @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+
+  @usableFromInline
+  enum State {
+    case awaitingSubscription(Downstream, pending: Subscribers.Demand)
+    case subscribed(Downstream, any Subscription)
+    /// Finished, failed or cancelled: the subscriber and the upstream are let go.
+    case terminal
+  }
+
+  // Immutable.
+  @usableFromInline
+  let count: Int
+  // Touched only from the upstream's serialized calls, so the runtime check is skipped.
+  @usableFromInline @exclusivity(unchecked)
+  var remaining: Int
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (DropInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "Drop" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, count: Int) {
+    census = CensusToken(DropInner.self, inheritingFrom: downstream)
+    self.count = count
+    remaining = count
+    state = Locked(.awaitingSubscription(downstream, pending: .none))
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let ask = state.withLock { state -> Subscribers.Demand? in
+      guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
+      state = .subscribed(downstream, subscription)
+      return pending + count
     }
-
-    // Immutable.
-    @usableFromInline
-    let count: Int
-    // Touched only from the upstream's serialized calls, so the runtime check is skipped.
-    @usableFromInline @exclusivity(unchecked)
-    var remaining: Int
-    // Guarded by its own lock.
-    @usableFromInline
-    let state: Locked<State>
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "Drop" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(downstream: Downstream, count: Int) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.count = count
-      remaining = count
-      state = Locked(.awaitingSubscription(downstream, pending: .none))
-      handle = SubscriptionRequest.dispatcher()
+    guard let ask else {
+      subscription.cancel()
+      return
     }
+    if ask > 0 { subscription.request(ask) }
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let ask = state.withLock { state -> Subscribers.Demand? in
-        guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
-        state = .subscribed(downstream, subscription)
-        return pending + count
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if remaining > 0 {
+      remaining -= 1
+      return .none
+    }
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .subscribed(let downstream, _) = state else { return nil }
+      return downstream
+    }
+    return downstream?.receive(input) ?? .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let downstream = state.withLock { state -> Downstream? in
+      defer { state = .terminal }
+      switch state {
+      case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _): return downstream
+      case .terminal: return nil
       }
-      guard let ask else {
-        subscription.cancel()
-        return
-      }
-      if ask > 0 { subscription.request(ask) }
     }
+    downstream?.receive(completion: completion)
+  }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      if remaining > 0 {
-        remaining -= 1
-        return .none
-      }
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .subscribed(let downstream, _) = state else { return nil }
-        return downstream
-      }
-      return downstream?.receive(input) ?? .none
-    }
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let downstream = state.withLock { state -> Downstream? in
-        defer { state = .terminal }
-        switch state {
-        case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _): return downstream
-        case .terminal: return nil
-        }
-      }
-      downstream?.receive(completion: completion)
-    }
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
 
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
-    }
-
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        switch state {
-        case .awaitingSubscription(let downstream, let pending):
-          state = .awaitingSubscription(downstream, pending: pending + demand)
-          return nil
-        case .subscribed(_, let upstream):
-          return upstream
-        case .terminal:
-          return nil
-        }
-      }
-      upstream?.request(demand)
-    }
-
-    @inlinable
-    func handleCancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        defer { state = .terminal }
-        guard case .subscribed(_, let upstream) = state else { return nil }
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = state.withLock { state -> (any Subscription)? in
+      switch state {
+      case .awaitingSubscription(let downstream, let pending):
+        state = .awaitingSubscription(downstream, pending: pending + demand)
+        return nil
+      case .subscribed(_, let upstream):
         return upstream
+      case .terminal:
+        return nil
       }
-      upstream?.cancel()
     }
+    upstream?.request(demand)
+  }
+
+  @inlinable
+  func handleCancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      defer { state = .terminal }
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      return upstream
+    }
+    upstream?.cancel()
   }
 }
 

@@ -42,79 +42,89 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.DropUntilOutput {
-  /// The subscriber to upstream and to the other publisher, and the subscription downstream
-  /// holds.
-  ///
-  /// The other publisher may complete on any thread, even while upstream is delivering a value:
-  /// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
-  /// completion when that call returns, so calls into downstream never overlap.
-  private final class Inner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber, TriggerTarget,
-    CustomStringConvertible, @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+  private typealias Inner<Downstream: Subscriber> = DropUntilOutputInner<
+    Link<Upstream.Output, Upstream.Failure, Downstream>
+  >
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    var description: String { "DropUntilOutput" }
+/// The subscriber to upstream and to the other publisher, and the subscription downstream
+/// holds.
+///
+/// The other publisher may complete on any thread, even while upstream is delivering a value:
+/// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
+/// completion when that call returns, so calls into downstream never overlap.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+private final class DropUntilOutputInner<Types: OperatorLink>: TriggeredSubscription<Types.Downstream>, Subscriber,
+  TriggerTarget,
+  CustomStringConvertible, @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  typealias Input = Types.Input
+  typealias Failure = Types.Failure
+  typealias Downstream = Types.Downstream
 
-    init(downstream: Downstream) {
-      super.init(Inner.self, downstream: downstream)
+  var description: String { "DropUntilOutput" }
+
+  init(downstream: Downstream) {
+    super.init(DropUntilOutputInner.self, downstream: downstream)
+  }
+
+  // MARK: Upstream
+
+  func receive(subscription: any Subscription) {
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard case .awaiting = state.upstream, !state.terminal else { return nil }
+      state.upstream = .active(subscription)
+      defer { state.pendingDemand = .none }
+      return state.pendingDemand
     }
-
-    // MARK: Upstream
-
-    func receive(subscription: any Subscription) {
-      let demand = state.withLock { state -> Subscribers.Demand? in
-        guard case .awaiting = state.upstream, !state.terminal else { return nil }
-        state.upstream = .active(subscription)
-        defer { state.pendingDemand = .none }
-        return state.pendingDemand
-      }
-      guard let demand else {
-        subscription.cancel()
-        return
-      }
-      if demand > 0 { subscription.request(demand) }
+    guard let demand else {
+      subscription.cancel()
+      return
     }
+    if demand > 0 { subscription.request(demand) }
+  }
 
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        // Before the trigger, the value is dropped and the demand it answered is spent, as
-        // in Combine.
-        guard state.triggered, !state.terminal, let downstream = state.downstream else { return nil }
-        state.delivering += 1
-        return downstream
-      }
-      guard let downstream else { return .none }
-      let demand = downstream.receive(input)
-      endDelivery(to: downstream)
-      return demand
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      // Before the trigger, the value is dropped and the demand it answered is spent, as
+      // in Combine.
+      guard state.triggered, !state.terminal, let downstream = state.downstream else { return nil }
+      state.delivering += 1
+      return downstream
     }
+    guard let downstream else { return .none }
+    let demand = downstream.receive(input)
+    endDelivery(to: downstream)
+    return demand
+  }
 
-    // MARK: The other publisher
+  // MARK: The other publisher
 
-    func triggerFired() -> Subscribers.Demand {
-      let trigger = state.withLock { state -> (any Subscription)? in
-        guard case .active(let trigger) = state.trigger, !state.terminal else { return nil }
-        state.trigger = .done
-        state.triggered = true
-        return trigger
-      }
-      // The trigger has done its job; nothing more is wanted from it.
-      trigger?.cancel()
-      return .none
+  func triggerFired() -> Subscribers.Demand {
+    let trigger = state.withLock { state -> (any Subscription)? in
+      guard case .active(let trigger) = state.trigger, !state.terminal else { return nil }
+      state.trigger = .done
+      state.triggered = true
+      return trigger
     }
+    // The trigger has done its job; nothing more is wanted from it.
+    trigger?.cancel()
+    return .none
+  }
 
-    func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
-      // Ending before emitting ends the stream, even when it finishes; after emitting, it
-      // changes nothing.
-      let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-        guard case .active = state.trigger, !state.terminal else { return (nil, nil) }
-        state.trigger = .done
-        return (end(&state, with: completion), take(&state.upstream))
-      }
-      upstream?.cancel()
-      downstream?.receive(completion: completion)
+  func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
+    // Ending before emitting ends the stream, even when it finishes; after emitting, it
+    // changes nothing.
+    let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
+      guard case .active = state.trigger, !state.terminal else { return (nil, nil) }
+      state.trigger = .done
+      return (end(&state, with: completion), take(&state.upstream))
     }
+    upstream?.cancel()
+    downstream?.receive(completion: completion)
   }
 }
 

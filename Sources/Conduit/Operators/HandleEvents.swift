@@ -65,158 +65,172 @@ extension Publishers {
 }
 
 extension Publishers.HandleEvents {
-  /// The user's closures, held by a subscription until it ends.
   @usableFromInline
-  struct Handlers {
-    @usableFromInline
-    let receiveSubscription: ((any Subscription) -> Void)?
-    @usableFromInline
-    let receiveOutput: ((Upstream.Output) -> Void)?
-    @usableFromInline
-    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?
-    @usableFromInline
-    let receiveCancel: (() -> Void)?
-    @usableFromInline
-    let receiveRequest: ((Subscribers.Demand) -> Void)?
+  typealias Inner<Downstream: Subscriber> = HandleEventsInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 
-    @inlinable
-    init(
-      receiveSubscription: ((any Subscription) -> Void)?,
-      receiveOutput: ((Upstream.Output) -> Void)?,
-      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Void)?,
-      receiveCancel: (() -> Void)?,
-      receiveRequest: ((Subscribers.Demand) -> Void)?
-    ) {
-      self.receiveSubscription = receiveSubscription
-      self.receiveOutput = receiveOutput
-      self.receiveCompletion = receiveCompletion
-      self.receiveCancel = receiveCancel
-      self.receiveRequest = receiveRequest
-    }
+  @usableFromInline
+  typealias Handlers = HandleEventsHandlers<Upstream.Output, Upstream.Failure>
+}
+
+/// The user's closures, held by a subscription until it ends.
+@usableFromInline
+struct HandleEventsHandlers<Input, Failure: Error> {
+  @usableFromInline
+  let receiveSubscription: ((any Subscription) -> Void)?
+  @usableFromInline
+  let receiveOutput: ((Input) -> Void)?
+  @usableFromInline
+  let receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?
+  @usableFromInline
+  let receiveCancel: (() -> Void)?
+  @usableFromInline
+  let receiveRequest: ((Subscribers.Demand) -> Void)?
+
+  @inlinable
+  init(
+    receiveSubscription: ((any Subscription) -> Void)?,
+    receiveOutput: ((Input) -> Void)?,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Void)?,
+    receiveCancel: (() -> Void)?,
+    receiveRequest: ((Subscribers.Demand) -> Void)?
+  ) {
+    self.receiveSubscription = receiveSubscription
+    self.receiveOutput = receiveOutput
+    self.receiveCompletion = receiveCompletion
+    self.receiveCancel = receiveCancel
+    self.receiveRequest = receiveRequest
+  }
+}
+
+/// Stands between upstream and downstream as the subscription, so that it sees requests and
+/// cancellation. The downstream and the closures live in the locked state and are taken out
+/// for each call, then released when the stream completes or is cancelled.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class HandleEventsInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+  @usableFromInline
+  typealias Handlers = HandleEventsHandlers<Input, Failure>
+
+  @usableFromInline
+  enum State {
+    case awaitingSubscription(Downstream, Handlers)
+    case subscribed(Downstream, Handlers, any Subscription)
+    case terminal
   }
 
-  /// Stands between upstream and downstream as the subscription, so that it sees requests and
-  /// cancellation. The downstream and the closures live in the locked state and are taken out
-  /// for each call, then released when the stream completes or is cancelled.
+  // Guarded by its own lock.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (HandleEventsInner, SubscriptionRequest) -> Void
 
-    @usableFromInline
-    enum State {
-      case awaitingSubscription(Downstream, Handlers)
-      case subscribed(Downstream, Handlers, any Subscription)
-      case terminal
+  @usableFromInline
+  var description: String { "HandleEvents" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, handlers: Handlers) {
+    census = CensusToken(HandleEventsInner.self, inheritingFrom: downstream)
+    state = Locked(.awaitingSubscription(downstream, handlers))
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let handlers = state.withLock { state -> Handlers? in
+      guard case .awaitingSubscription(_, let handlers) = state else { return nil }
+      return handlers
     }
-
-    // Guarded by its own lock.
-    @usableFromInline
-    let state: Locked<State>
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "HandleEvents" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(downstream: Downstream, handlers: Handlers) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(downstream, handlers))
-      handle = SubscriptionRequest.dispatcher()
+    guard let handlers else {
+      subscription.cancel()
+      return
     }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let handlers = state.withLock { state -> Handlers? in
-        guard case .awaitingSubscription(_, let handlers) = state else { return nil }
-        return handlers
-      }
-      guard let handlers else {
-        subscription.cancel()
-        return
-      }
-      handlers.receiveSubscription?(subscription)
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
-        state = .subscribed(downstream, handlers, subscription)
-        return downstream
-      }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
+    handlers.receiveSubscription?(subscription)
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
+      state = .subscribed(downstream, handlers, subscription)
+      return downstream
     }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let active = state.withLock { state -> (Downstream, Handlers)? in
-        guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
-        return (downstream, handlers)
-      }
-      guard let (downstream, handlers) = active else { return .none }
-      handlers.receiveOutput?(input)
-      let demand = downstream.receive(input)
-      if demand > 0 { handlers.receiveRequest?(demand) }
-      return demand
+    guard let downstream else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: self)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let active = state.withLock { state -> (Downstream, Handlers)? in
-        defer { state = .terminal }
-        guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
-        return (downstream, handlers)
-      }
-      guard let (downstream, handlers) = active else { return }
-      handlers.receiveCompletion?(completion)
-      downstream.receive(completion: completion)
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let active = state.withLock { state -> (Downstream, Handlers)? in
+      guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
+      return (downstream, handlers)
     }
+    guard let (downstream, handlers) = active else { return .none }
+    handlers.receiveOutput?(input)
+    let demand = downstream.receive(input)
+    if demand > 0 { handlers.receiveRequest?(demand) }
+    return demand
+  }
 
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let active = state.withLock { state -> (Downstream, Handlers)? in
+      defer { state = .terminal }
+      guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
+      return (downstream, handlers)
     }
+    guard let (downstream, handlers) = active else { return }
+    handlers.receiveCompletion?(completion)
+    downstream.receive(completion: completion)
+  }
 
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
 
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let active = state.withLock { state -> (any Subscription, Handlers)? in
-        guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
-        return (upstream, handlers)
-      }
-      guard let (upstream, handlers) = active else { return }
-      handlers.receiveRequest?(demand)
-      upstream.request(demand)
-    }
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
 
-    @inlinable
-    func handleCancel() {
-      let active = state.withLock { state -> (any Subscription, Handlers)? in
-        guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
-        state = .terminal
-        return (upstream, handlers)
-      }
-      guard let (upstream, handlers) = active else { return }
-      handlers.receiveCancel?()
-      upstream.cancel()
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let active = state.withLock { state -> (any Subscription, Handlers)? in
+      guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
+      return (upstream, handlers)
     }
+    guard let (upstream, handlers) = active else { return }
+    handlers.receiveRequest?(demand)
+    upstream.request(demand)
+  }
+
+  @inlinable
+  func handleCancel() {
+    let active = state.withLock { state -> (any Subscription, Handlers)? in
+      guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
+      state = .terminal
+      return (upstream, handlers)
+    }
+    guard let (upstream, handlers) = active else { return }
+    handlers.receiveCancel?()
+    upstream.cancel()
   }
 }
 

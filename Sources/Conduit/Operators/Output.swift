@@ -47,83 +47,92 @@ extension Publishers {
 extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
-  /// Counts upstream's elements and passes on those in the range. Downstream's requests and
-  /// cancellation go straight to upstream (it is handed upstream's subscription), so the
-  /// counting needs no lock: it only ever runs in upstream's serialized calls.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = OutputInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    // All the stored state below is owned by upstream's serialized calls, so the runtime
-    // exclusivity check is skipped. `downstream` is released when the output ends.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
-    @usableFromInline @exclusivity(unchecked)
-    var upstream: (any Subscription)?
-    @usableFromInline @exclusivity(unchecked)
-    var remainingUntilStart: Int
-    @usableFromInline @exclusivity(unchecked)
-    var remainingCount: Int
-    @usableFromInline
-    let census: CensusToken
+/// Counts upstream's elements and passes on those in the range. Downstream's requests and
+/// cancellation go straight to upstream (it is handed upstream's subscription), so the
+/// counting needs no lock: it only ever runs in upstream's serialized calls.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class OutputInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @usableFromInline
-    var description: String { "Output" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+  // All the stored state below is owned by upstream's serialized calls, so the runtime
+  // exclusivity check is skipped. `downstream` is released when the output ends.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline @exclusivity(unchecked)
+  var upstream: (any Subscription)?
+  @usableFromInline @exclusivity(unchecked)
+  var remainingUntilStart: Int
+  @usableFromInline @exclusivity(unchecked)
+  var remainingCount: Int
+  @usableFromInline
+  let census: CensusToken
 
-    @inlinable
-    init(downstream: Downstream, range: CountableRange<Int>) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      remainingUntilStart = range.lowerBound
-      remainingCount = range.count
+  @usableFromInline
+  var description: String { "Output" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, range: CountableRange<Int>) {
+    census = CensusToken(OutputInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    remainingUntilStart = range.lowerBound
+    remainingCount = range.count
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    guard upstream == nil, let downstream else {
+      subscription.cancel()
+      return
     }
+    upstream = subscription
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard upstream == nil, let downstream else {
-        subscription.cancel()
-        return
-      }
-      upstream = subscription
-      downstream.receive(subscription: subscription)
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let downstream else { return .none }
+    if remainingUntilStart > 0 {
+      remainingUntilStart -= 1
+      return .max(1)
     }
+    if remainingCount > 0 {
+      remainingCount -= 1
+      return downstream.receive(input)
+    }
+    let upstream = self.upstream
+    release()
+    upstream?.cancel()
+    downstream.receive(completion: .finished)
+    return .none
+  }
 
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      guard let downstream else { return .none }
-      if remainingUntilStart > 0 {
-        remainingUntilStart -= 1
-        return .max(1)
-      }
-      if remainingCount > 0 {
-        remainingCount -= 1
-        return downstream.receive(input)
-      }
-      let upstream = self.upstream
-      release()
-      upstream?.cancel()
-      downstream.receive(completion: .finished)
-      return .none
-    }
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard let downstream else { return }
+    release()
+    downstream.receive(completion: completion)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      guard let downstream else { return }
-      release()
-      downstream.receive(completion: completion)
-    }
-
-    @inlinable
-    func release() {
-      downstream = nil
-      upstream = nil
-    }
+  @inlinable
+  func release() {
+    downstream = nil
+    upstream = nil
   }
 }
 

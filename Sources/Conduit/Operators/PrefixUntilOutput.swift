@@ -37,98 +37,121 @@ extension Publishers {
 extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.PrefixUntilOutput {
-  /// The subscriber to upstream and to the other publisher, and the subscription downstream
-  /// holds.
-  ///
-  /// The other publisher's first value may arrive on any thread, even while upstream is
-  /// delivering a value: whichever thread is inside a call into downstream (`delivering` above
-  /// zero) delivers the completion when that call returns, so calls into downstream never
-  /// overlap.
-  private final class Inner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber, TriggerTarget,
-    CustomStringConvertible, @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+  private typealias Inner<Downstream: Subscriber> = PrefixUntilOutputInner<
+    PrefixUntilOutputTypes<Upstream.Output, Upstream.Failure, Other.Failure, Downstream>
+  >
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    var description: String { "PrefixUntilOutput" }
+/// The types `prefix(untilOutputFrom:)`'s subscriber works with: an `OperatorLink` that also
+/// names the errors of the other publisher.
+private protocol PrefixUntilOutputLink: OperatorLink {
+  /// The kind of errors the other publisher sends.
+  associatedtype OtherFailure: Error
+}
 
-    init(downstream: Downstream) {
-      super.init(Inner.self, downstream: downstream)
-    }
+/// The `PrefixUntilOutputLink` of a subscriber that receives `Input` and `Failure`, watches a
+/// publisher failing with `OtherFailure`, and sends on to `Downstream`. Never instantiated.
+private enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, Downstream: Subscriber>:
+  PrefixUntilOutputLink
+{}
 
-    // MARK: Upstream
+/// The subscriber to upstream and to the other publisher, and the subscription downstream
+/// holds.
+///
+/// The other publisher's first value may arrive on any thread, even while upstream is
+/// delivering a value: whichever thread is inside a call into downstream (`delivering` above
+/// zero) delivers the completion when that call returns, so calls into downstream never
+/// overlap.
+///
+/// Generic over one `PrefixUntilOutputLink`, so that a pipeline repeating the operator stays
+/// specialized (see `OperatorLink`).
+private final class PrefixUntilOutputInner<Types: PrefixUntilOutputLink>: TriggeredSubscription<Types.Downstream>,
+  Subscriber, TriggerTarget,
+  CustomStringConvertible, @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  typealias Input = Types.Input
+  typealias Failure = Types.Failure
+  typealias Downstream = Types.Downstream
 
-    private enum SubscriptionAction {
-      case reject
-      case forward(Downstream)
-      case finishAtOnce(Downstream)
-    }
+  var description: String { "PrefixUntilOutput" }
 
-    func receive(subscription: any Subscription) {
-      let action = state.withLock { state -> SubscriptionAction in
-        guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
-          return .reject
-        }
-        if state.triggered {
-          state.terminal = true
-          state.upstream = .done
-          state.downstream = nil
-          return .finishAtOnce(downstream)
-        }
-        state.upstream = .active(subscription)
-        state.delivering += 1
-        return .forward(downstream)
+  init(downstream: Downstream) {
+    super.init(PrefixUntilOutputInner.self, downstream: downstream)
+  }
+
+  // MARK: Upstream
+
+  private enum SubscriptionAction {
+    case reject
+    case forward(Downstream)
+    case finishAtOnce(Downstream)
+  }
+
+  func receive(subscription: any Subscription) {
+    let action = state.withLock { state -> SubscriptionAction in
+      guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
+        return .reject
       }
-      switch action {
-      case .reject:
-        subscription.cancel()
-      case .forward(let downstream):
-        downstream.receive(subscription: self)
-        endDelivery(to: downstream)
-      case .finishAtOnce(let downstream):
-        subscription.cancel()
-        downstream.receive(subscription: self)
-        downstream.receive(completion: .finished)
+      if state.triggered {
+        state.terminal = true
+        state.upstream = .done
+        state.downstream = nil
+        return .finishAtOnce(downstream)
       }
+      state.upstream = .active(subscription)
+      state.delivering += 1
+      return .forward(downstream)
     }
-
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard !state.terminal, case .active = state.upstream, let downstream = state.downstream else { return nil }
-        state.delivering += 1
-        return downstream
-      }
-      guard let downstream else { return .none }
-      let demand = downstream.receive(input)
+    switch action {
+    case .reject:
+      subscription.cancel()
+    case .forward(let downstream):
+      downstream.receive(subscription: self)
       endDelivery(to: downstream)
-      return demand
+    case .finishAtOnce(let downstream):
+      subscription.cancel()
+      downstream.receive(subscription: self)
+      downstream.receive(completion: .finished)
     }
+  }
 
-    // MARK: The other publisher
-
-    func triggerFired() -> Subscribers.Demand {
-      let (trigger, upstream, downstream) = state.withLock {
-        state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-        guard case .active(let trigger) = state.trigger, !state.terminal else { return (nil, nil, nil) }
-        state.trigger = .done
-        if case .awaiting = state.upstream {
-          state.triggered = true
-          return (trigger, nil, nil)
-        }
-        return (trigger, take(&state.upstream), end(&state, with: .finished))
-      }
-      // The trigger has done its job; nothing more is wanted from it.
-      trigger?.cancel()
-      upstream?.cancel()
-      downstream?.receive(completion: .finished)
-      return .none
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard !state.terminal, case .active = state.upstream, let downstream = state.downstream else { return nil }
+      state.delivering += 1
+      return downstream
     }
+    guard let downstream else { return .none }
+    let demand = downstream.receive(input)
+    endDelivery(to: downstream)
+    return demand
+  }
 
-    func triggerCompleted(_ completion: Subscribers.Completion<Other.Failure>) {
-      // The other publisher ending without a value changes nothing.
-      state.withLock { state in
-        if case .active = state.trigger { state.trigger = .done }
+  // MARK: The other publisher
+
+  func triggerFired() -> Subscribers.Demand {
+    let (trigger, upstream, downstream) = state.withLock {
+      state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+      guard case .active(let trigger) = state.trigger, !state.terminal else { return (nil, nil, nil) }
+      state.trigger = .done
+      if case .awaiting = state.upstream {
+        state.triggered = true
+        return (trigger, nil, nil)
       }
+      return (trigger, take(&state.upstream), end(&state, with: .finished))
+    }
+    // The trigger has done its job; nothing more is wanted from it.
+    trigger?.cancel()
+    upstream?.cancel()
+    downstream?.receive(completion: .finished)
+    return .none
+  }
+
+  func triggerCompleted(_ completion: Subscribers.Completion<Types.OtherFailure>) {
+    // The other publisher ending without a value changes nothing.
+    state.withLock { state in
+      if case .active = state.trigger { state.trigger = .done }
     }
   }
 }

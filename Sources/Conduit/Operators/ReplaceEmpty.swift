@@ -43,143 +43,152 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-  /// Passes values through and remembers whether any came. When upstream finishes empty, it
-  /// delivers the replacement with the completion, or, if the subscriber has not asked for
-  /// anything yet, keeps both until it does.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = ReplaceEmptyInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    enum State {
-      case awaitingSubscription(Downstream, Upstream.Output)
-      // The upstream subscription; whether a value came; whether the subscriber asked for any.
-      case subscribed(Downstream, Upstream.Output, any Subscription, received: Bool, requested: Bool)
-      // Upstream finished empty before the subscriber asked for anything.
-      case finishedEmpty(Downstream, Upstream.Output)
-      case terminal
+/// Passes values through and remembers whether any came. When upstream finishes empty, it
+/// delivers the replacement with the completion, or, if the subscriber has not asked for
+/// anything yet, keeps both until it does.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class ReplaceEmptyInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+
+  @usableFromInline
+  enum State {
+    case awaitingSubscription(Downstream, Input)
+    // The upstream subscription; whether a value came; whether the subscriber asked for any.
+    case subscribed(Downstream, Input, any Subscription, received: Bool, requested: Bool)
+    // Upstream finished empty before the subscriber asked for anything.
+    case finishedEmpty(Downstream, Input)
+    case terminal
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (ReplaceEmptyInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "ReplaceEmpty" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, output: Input) {
+    census = CensusToken(ReplaceEmptyInner.self, inheritingFrom: downstream)
+    state = Locked(.awaitingSubscription(downstream, output))
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream, let output) = state else { return nil }
+      state = .subscribed(downstream, output, subscription, received: false, requested: false)
+      return downstream
     }
-
-    // Guarded by its own lock.
-    @usableFromInline
-    let state: Locked<State>
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "ReplaceEmpty" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(downstream: Downstream, output: Upstream.Output) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(downstream, output))
-      handle = SubscriptionRequest.dispatcher()
+    guard let downstream else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: self)
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let downstream, let output) = state else { return nil }
-        state = .subscribed(downstream, output, subscription, received: false, requested: false)
-        return downstream
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .subscribed(let downstream, let output, let upstream, let received, let requested) = state
+      else { return nil }
+      if !received {
+        state = .subscribed(downstream, output, upstream, received: true, requested: requested)
       }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
+      return downstream
     }
+    return downstream?.receive(input) ?? .none
+  }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .subscribed(let downstream, let output, let upstream, let received, let requested) = state
-        else { return nil }
-        if !received {
-          state = .subscribed(downstream, output, upstream, received: true, requested: requested)
-        }
-        return downstream
-      }
-      return downstream?.receive(input) ?? .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let ending = state.withLock { state -> (Downstream, replacement: Upstream.Output?)? in
-        guard case .subscribed(let downstream, let output, _, let received, let requested) = state else {
-          return nil
-        }
-        if case .finished = completion, !received {
-          guard requested else {
-            state = .finishedEmpty(downstream, output)
-            return nil
-          }
-          state = .terminal
-          return (downstream, output)
-        }
-        state = .terminal
-        return (downstream, nil)
-      }
-      guard let (downstream, replacement) = ending else { return }
-      if let replacement { _ = downstream.receive(replacement) }
-      downstream.receive(completion: completion)
-    }
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
-    }
-
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let (upstream, waiting) = state.withLock { state -> ((any Subscription)?, (Downstream, Upstream.Output)?) in
-        switch state {
-        case .subscribed(let downstream, let output, let upstream, let received, let requested):
-          if !requested {
-            state = .subscribed(downstream, output, upstream, received: received, requested: true)
-          }
-          return (upstream, nil)
-        case .finishedEmpty(let downstream, let output):
-          state = .terminal
-          return (nil, (downstream, output))
-        case .awaitingSubscription, .terminal:
-          return (nil, nil)
-        }
-      }
-      if let (downstream, output) = waiting {
-        _ = downstream.receive(output)
-        downstream.receive(completion: .finished)
-      } else {
-        upstream?.request(demand)
-      }
-    }
-
-    @inlinable
-    func handleCancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        defer { state = .terminal }
-        if case .subscribed(_, _, let upstream, _, _) = state { return upstream }
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let ending = state.withLock { state -> (Downstream, replacement: Input?)? in
+      guard case .subscribed(let downstream, let output, _, let received, let requested) = state else {
         return nil
       }
-      upstream?.cancel()
+      if case .finished = completion, !received {
+        guard requested else {
+          state = .finishedEmpty(downstream, output)
+          return nil
+        }
+        state = .terminal
+        return (downstream, output)
+      }
+      state = .terminal
+      return (downstream, nil)
     }
+    guard let (downstream, replacement) = ending else { return }
+    if let replacement { _ = downstream.receive(replacement) }
+    downstream.receive(completion: completion)
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let (upstream, waiting) = state.withLock { state -> ((any Subscription)?, (Downstream, Input)?) in
+      switch state {
+      case .subscribed(let downstream, let output, let upstream, let received, let requested):
+        if !requested {
+          state = .subscribed(downstream, output, upstream, received: received, requested: true)
+        }
+        return (upstream, nil)
+      case .finishedEmpty(let downstream, let output):
+        state = .terminal
+        return (nil, (downstream, output))
+      case .awaitingSubscription, .terminal:
+        return (nil, nil)
+      }
+    }
+    if let (downstream, output) = waiting {
+      _ = downstream.receive(output)
+      downstream.receive(completion: .finished)
+    } else {
+      upstream?.request(demand)
+    }
+  }
+
+  @inlinable
+  func handleCancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      defer { state = .terminal }
+      if case .subscribed(_, _, let upstream, _, _) = state { return upstream }
+      return nil
+    }
+    upstream?.cancel()
   }
 }
 

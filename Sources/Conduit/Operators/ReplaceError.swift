@@ -42,180 +42,189 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceError {
-  /// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
-  /// the replacement can go out at once or must wait for a request.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = ReplaceErrorInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Never
+}
 
-    @usableFromInline
-    enum Phase {
-      case awaitingSubscription(Downstream)
-      case active(upstream: any Subscription, downstream: Downstream)
-      /// Upstream failed while downstream had no demand: the replacement waits for a request.
-      case awaitingDemand(Downstream)
-      case terminal
-    }
+/// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
+/// the replacement can go out at once or must wait for a request.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @usableFromInline
-    struct State {
-      @usableFromInline
-      var phase: Phase
-      /// Demand requested by downstream and not yet used.
-      @usableFromInline
-      var demand = Subscribers.Demand.none
+  @usableFromInline
+  enum Phase {
+    case awaitingSubscription(Downstream)
+    case active(upstream: any Subscription, downstream: Downstream)
+    /// Upstream failed while downstream had no demand: the replacement waits for a request.
+    case awaitingDemand(Downstream)
+    case terminal
+  }
 
-      @inlinable
-      init(phase: Phase) {
-        self.phase = phase
-      }
-    }
-
-    /// What to do once the lock is released.
+  @usableFromInline
+  struct State {
     @usableFromInline
-    enum Action {
-      case nothing
-      case forward(Downstream)
-      case request(any Subscription, Subscribers.Demand)
-      case cancel(any Subscription)
-      case replace(Downstream)
-    }
-
-    // Guarded by its own lock.
+    var phase: Phase
+    /// Demand requested by downstream and not yet used.
     @usableFromInline
-    let state: Locked<State>
-    @usableFromInline
-    let output: Upstream.Output
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    var demand = Subscribers.Demand.none
 
     @inlinable
-    init(downstream: Downstream, output: Upstream.Output) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(phase: .awaitingSubscription(downstream)))
-      self.output = output
-      handle = SubscriptionRequest.dispatcher()
+    init(phase: Phase) {
+      self.phase = phase
     }
+  }
 
-    @usableFromInline
-    var description: String { "ReplaceError" }
+  /// What to do once the lock is released.
+  @usableFromInline
+  enum Action {
+    case nothing
+    case forward(Downstream)
+    case request(any Subscription, Subscribers.Demand)
+    case cancel(any Subscription)
+    case replace(Downstream)
+  }
 
-    // MARK: Subscriber
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let output: Input
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (ReplaceErrorInner, SubscriptionRequest) -> Void
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
-        state.phase = .active(upstream: subscription, downstream: downstream)
-        return downstream
-      }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: self)
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, output: Input) {
+    census = CensusToken(ReplaceErrorInner.self, inheritingFrom: downstream)
+    state = Locked(State(phase: .awaitingSubscription(downstream)))
+    self.output = output
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @usableFromInline
+  var description: String { "ReplaceError" }
+
+  // MARK: Subscriber
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
+      state.phase = .active(upstream: subscription, downstream: downstream)
+      return downstream
     }
-
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .active(_, let downstream) = state.phase else { return nil }
-        if state.demand != .unlimited { state.demand -= 1 }
-        return downstream
-      }
-      guard let downstream else { return .none }
-      let more = downstream.receive(input)
-      if more != .none {
-        state.withLock { $0.demand += more }
-      }
-      return more
+    guard let downstream else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: self)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let action = state.withLock { state -> Action in
-        guard case .active(_, let downstream) = state.phase else { return .nothing }
-        switch completion {
-        case .finished:
-          state.phase = .terminal
-          return .forward(downstream)
-        case .failure:
-          if state.demand == .none {
-            state.phase = .awaitingDemand(downstream)
-            return .nothing
-          }
-          state.phase = .terminal
-          return .replace(downstream)
-        }
-      }
-      switch action {
-      case .forward(let downstream): downstream.receive(completion: .finished)
-      case .replace(let downstream): deliverReplacement(to: downstream)
-      default: break
-      }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .active(_, let downstream) = state.phase else { return nil }
+      if state.demand != .unlimited { state.demand -= 1 }
+      return downstream
     }
-
-    // MARK: Subscription
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
+    guard let downstream else { return .none }
+    let more = downstream.receive(input)
+    if more != .none {
+      state.withLock { $0.demand += more }
     }
+    return more
+  }
 
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let action = state.withLock { state -> Action in
-        switch state.phase {
-        case .active(let upstream, _):
-          state.demand += demand
-          return .request(upstream, demand)
-        case .awaitingDemand(let downstream):
-          state.phase = .terminal
-          return .replace(downstream)
-        case .awaitingSubscription, .terminal:
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let action = state.withLock { state -> Action in
+      guard case .active(_, let downstream) = state.phase else { return .nothing }
+      switch completion {
+      case .finished:
+        state.phase = .terminal
+        return .forward(downstream)
+      case .failure:
+        if state.demand == .none {
+          state.phase = .awaitingDemand(downstream)
           return .nothing
         }
-      }
-      switch action {
-      case .request(let upstream, let demand): upstream.request(demand)
-      case .replace(let downstream): deliverReplacement(to: downstream)
-      default: break
+        state.phase = .terminal
+        return .replace(downstream)
       }
     }
+    switch action {
+    case .forward(let downstream): downstream.receive(completion: .finished)
+    case .replace(let downstream): deliverReplacement(to: downstream)
+    default: break
+    }
+  }
 
-    @inlinable
-    func handleCancel() {
-      let action = state.withLock { state -> Action in
-        defer { state.phase = .terminal }
-        guard case .active(let upstream, _) = state.phase else { return .nothing }
-        return .cancel(upstream)
-      }
-      if case .cancel(let upstream) = action { upstream.cancel() }
-    }
+  // MARK: Subscription
 
-    @inlinable
-    func deliverReplacement(to downstream: Downstream) {
-      _ = downstream.receive(output)
-      downstream.receive(completion: .finished)
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let action = state.withLock { state -> Action in
+      switch state.phase {
+      case .active(let upstream, _):
+        state.demand += demand
+        return .request(upstream, demand)
+      case .awaitingDemand(let downstream):
+        state.phase = .terminal
+        return .replace(downstream)
+      case .awaitingSubscription, .terminal:
+        return .nothing
+      }
     }
+    switch action {
+    case .request(let upstream, let demand): upstream.request(demand)
+    case .replace(let downstream): deliverReplacement(to: downstream)
+    default: break
+    }
+  }
+
+  @inlinable
+  func handleCancel() {
+    let action = state.withLock { state -> Action in
+      defer { state.phase = .terminal }
+      guard case .active(let upstream, _) = state.phase else { return .nothing }
+      return .cancel(upstream)
+    }
+    if case .cancel(let upstream) = action { upstream.cancel() }
+  }
+
+  @inlinable
+  func deliverReplacement(to downstream: Downstream) {
+    _ = downstream.receive(output)
+    downstream.receive(completion: .finished)
   }
 }
 

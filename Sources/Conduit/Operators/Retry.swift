@@ -43,251 +43,280 @@ extension Publishers {
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 extension Publishers.Retry {
-  /// Subscribes to the upstream, and again after each failure while retries remain.
-  ///
-  /// The same object subscribes every time, and hands itself to the downstream once. A
-  /// resubscription made while another is running on the stack (an upstream that fails at once
-  /// when subscribed) is left to the running one, so that many retries do not grow the stack.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = RetryInner<RetryTypes<Upstream, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    enum Phase {
-      case awaitingFirstSubscription
-      case subscribed(any Subscription)
-      /// The upstream failed and is being subscribed to again.
-      case resubscribing
-      case done
-    }
+/// The types `retry`'s subscriber works with: an `OperatorLink` that also names the publisher it
+/// subscribes to again after each failure.
+@usableFromInline
+protocol RetryLink: OperatorLink {
+  /// The publisher subscribed to, again after each failure.
+  associatedtype Upstream: Publisher where Upstream.Output == Input, Upstream.Failure == Failure
+}
 
-    @usableFromInline
-    struct State {
-      @usableFromInline
-      var phase = Phase.awaitingFirstSubscription
-      /// What the downstream asked for and has not received yet.
-      @usableFromInline
-      var demand = Subscribers.Demand.none
-      /// Retries left; `nil` for unlimited.
-      @usableFromInline
-      var retriesLeft: Int?
-      @usableFromInline
-      var upstream: Upstream?
-      @usableFromInline
-      var downstream: Downstream?
-      /// Whether some thread is running the subscription loop.
-      @usableFromInline
-      var subscribing = false
-      /// Whether a failure asked for another subscription while the loop was running.
-      @usableFromInline
-      var resubscriptionPending = false
+/// The `RetryLink` of a subscriber to `Upstream` that sends on to `Downstream`. Never
+/// instantiated.
+@usableFromInline
+enum RetryTypes<Upstream: Publisher, Downstream: Subscriber>: RetryLink {
+  @usableFromInline
+  typealias Input = Upstream.Output
+  @usableFromInline
+  typealias Failure = Upstream.Failure
+}
 
-      @inlinable
-      init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-        self.upstream = upstream
-        self.retriesLeft = retries
-        self.downstream = downstream
-      }
+/// Subscribes to the upstream, and again after each failure while retries remain.
+///
+/// The same object subscribes every time, and hands itself to the downstream once. A
+/// resubscription made while another is running on the stack (an upstream that fails at once
+/// when subscribed) is left to the running one, so that many retries do not grow the stack.
+///
+/// Generic over one `RetryLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class RetryInner<Types: RetryLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+  @usableFromInline
+  typealias Upstream = Types.Upstream
 
-      /// Ends the subscription and lets go of the upstream and the downstream.
-      @inlinable
-      mutating func end() -> Downstream? {
-        phase = .done
-        upstream = nil
-        defer { downstream = nil }
-        return downstream
-      }
-    }
+  @usableFromInline
+  enum Phase {
+    case awaitingFirstSubscription
+    case subscribed(any Subscription)
+    /// The upstream failed and is being subscribed to again.
+    case resubscribing
+    case done
+  }
 
+  @usableFromInline
+  struct State {
     @usableFromInline
-    enum Arrival {
-      case first(Downstream)
-      case again(Subscribers.Demand)
-      case refused
-    }
-
+    var phase = Phase.awaitingFirstSubscription
+    /// What the downstream asked for and has not received yet.
     @usableFromInline
-    enum Outcome {
-      case complete(Downstream?)
-      case resubscribe(Upstream?)
-      case ignore
-    }
-
-    // Guarded by its own lock.
+    var demand = Subscribers.Demand.none
+    /// Retries left; `nil` for unlimited.
     @usableFromInline
-    let state: Locked<State>
+    var retriesLeft: Int?
     @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    var upstream: Upstream?
     @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
+    var downstream: Downstream?
+    /// Whether some thread is running the subscription loop.
     @usableFromInline
-    var description: String { "Retry" }
+    var subscribing = false
+    /// Whether a failure asked for another subscription while the loop was running.
     @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    var resubscriptionPending = false
 
     @inlinable
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(upstream: upstream, retries: retries, downstream: downstream))
-      handle = SubscriptionRequest.dispatcher()
+      self.upstream = upstream
+      self.retriesLeft = retries
+      self.downstream = downstream
     }
 
+    /// Ends the subscription and lets go of the upstream and the downstream.
     @inlinable
-    func start() {
+    mutating func end() -> Downstream? {
+      phase = .done
+      upstream = nil
+      defer { downstream = nil }
+      return downstream
+    }
+  }
+
+  @usableFromInline
+  enum Arrival {
+    case first(Downstream)
+    case again(Subscribers.Demand)
+    case refused
+  }
+
+  @usableFromInline
+  enum Outcome {
+    case complete(Downstream?)
+    case resubscribe(Upstream?)
+    case ignore
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (RetryInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "Retry" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(upstream: Upstream, retries: Int?, downstream: Downstream) {
+    census = CensusToken(RetryInner.self, inheritingFrom: downstream)
+    state = Locked(State(upstream: upstream, retries: retries, downstream: downstream))
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @inlinable
+  func start() {
+    let upstream = state.withLock { state -> Upstream? in
+      state.subscribing = true
+      return state.upstream
+    }
+    upstream?.subscribe(self)
+    subscribeWhilePending()
+  }
+
+  /// Called by the thread running the subscription loop after each subscription: subscribes
+  /// again if a failure asked for it meanwhile, otherwise leaves the loop.
+  @inlinable
+  func subscribeWhilePending() {
+    while true {
       let upstream = state.withLock { state -> Upstream? in
-        state.subscribing = true
+        guard state.resubscriptionPending, case .resubscribing = state.phase else {
+          state.resubscriptionPending = false
+          state.subscribing = false
+          return nil
+        }
+        state.resubscriptionPending = false
         return state.upstream
       }
+      guard let upstream else { return }
+      upstream.subscribe(self)
+    }
+  }
+
+  // MARK: Upstream
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let arrival = state.withLock { state -> Arrival in
+      switch state.phase {
+      case .awaitingFirstSubscription:
+        state.phase = .subscribed(subscription)
+        return state.downstream.map { .first($0) } ?? .refused
+      case .resubscribing:
+        state.phase = .subscribed(subscription)
+        return .again(state.demand)
+      case .subscribed, .done:
+        return .refused
+      }
+    }
+    switch arrival {
+    case .first(let downstream):
+      downstream.receive(subscription: self)
+    case .again(let demand):
+      if demand != .none { subscription.request(demand) }
+    case .refused:
+      subscription.cancel()
+    }
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .subscribed = state.phase else { return nil }
+      if state.demand != .unlimited { state.demand -= 1 }
+      return state.downstream
+    }
+    guard let downstream else { return .none }
+    let more = downstream.receive(input)
+    guard more != .none else { return .none }
+    // Asked for rather than returned, as Combine does.
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .subscribed(let upstream) = state.phase else { return nil }
+      state.demand += more
+      return upstream
+    }
+    upstream?.request(more)
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let outcome = state.withLock { state -> Outcome in
+      guard case .subscribed = state.phase else { return .ignore }
+      guard case .failure = completion, state.retriesLeft.map({ $0 > 0 }) ?? true else {
+        return .complete(state.end())
+      }
+      state.retriesLeft = state.retriesLeft.map { $0 - 1 }
+      state.phase = .resubscribing
+      if state.subscribing {
+        state.resubscriptionPending = true
+        return .ignore
+      }
+      state.subscribing = true
+      return .resubscribe(state.upstream)
+    }
+    switch outcome {
+    case .complete(let downstream):
+      downstream?.receive(completion: completion)
+    case .resubscribe(let upstream):
       upstream?.subscribe(self)
       subscribeWhilePending()
+    case .ignore:
+      break
     }
+  }
 
-    /// Called by the thread running the subscription loop after each subscription: subscribes
-    /// again if a failure asked for it meanwhile, otherwise leaves the loop.
-    @inlinable
-    func subscribeWhilePending() {
-      while true {
-        let upstream = state.withLock { state -> Upstream? in
-          guard state.resubscriptionPending, case .resubscribing = state.phase else {
-            state.resubscriptionPending = false
-            state.subscribing = false
-            return nil
-          }
-          state.resubscriptionPending = false
-          return state.upstream
-        }
-        guard let upstream else { return }
-        upstream.subscribe(self)
+  // MARK: Downstream
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let current = state.withLock { state -> (any Subscription)? in
+      switch state.phase {
+      case .subscribed(let subscription):
+        state.demand += demand
+        return subscription
+      case .awaitingFirstSubscription, .resubscribing:
+        state.demand += demand
+        return nil
+      case .done:
+        return nil
       }
     }
+    current?.request(demand)
+  }
 
-    // MARK: Upstream
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let arrival = state.withLock { state -> Arrival in
-        switch state.phase {
-        case .awaitingFirstSubscription:
-          state.phase = .subscribed(subscription)
-          return state.downstream.map { .first($0) } ?? .refused
-        case .resubscribing:
-          state.phase = .subscribed(subscription)
-          return .again(state.demand)
-        case .subscribed, .done:
-          return .refused
-        }
-      }
-      switch arrival {
-      case .first(let downstream):
-        downstream.receive(subscription: self)
-      case .again(let demand):
-        if demand != .none { subscription.request(demand) }
-      case .refused:
-        subscription.cancel()
+  @inlinable
+  func handleCancel() {
+    let (current, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
+      switch state.phase {
+      case .subscribed(let subscription):
+        return (subscription, state.end())
+      case .awaitingFirstSubscription, .resubscribing:
+        return (nil, state.end())
+      case .done:
+        return (nil, nil)
       }
     }
-
-    @inlinable
-    func receive(_ input: Input) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .subscribed = state.phase else { return nil }
-        if state.demand != .unlimited { state.demand -= 1 }
-        return state.downstream
-      }
-      guard let downstream else { return .none }
-      let more = downstream.receive(input)
-      guard more != .none else { return .none }
-      // Asked for rather than returned, as Combine does.
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard case .subscribed(let upstream) = state.phase else { return nil }
-        state.demand += more
-        return upstream
-      }
-      upstream?.request(more)
-      return .none
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-      let outcome = state.withLock { state -> Outcome in
-        guard case .subscribed = state.phase else { return .ignore }
-        guard case .failure = completion, state.retriesLeft.map({ $0 > 0 }) ?? true else {
-          return .complete(state.end())
-        }
-        state.retriesLeft = state.retriesLeft.map { $0 - 1 }
-        state.phase = .resubscribing
-        if state.subscribing {
-          state.resubscriptionPending = true
-          return .ignore
-        }
-        state.subscribing = true
-        return .resubscribe(state.upstream)
-      }
-      switch outcome {
-      case .complete(let downstream):
-        downstream?.receive(completion: completion)
-      case .resubscribe(let upstream):
-        upstream?.subscribe(self)
-        subscribeWhilePending()
-      case .ignore:
-        break
-      }
-    }
-
-    // MARK: Downstream
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
-    }
-
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let current = state.withLock { state -> (any Subscription)? in
-        switch state.phase {
-        case .subscribed(let subscription):
-          state.demand += demand
-          return subscription
-        case .awaitingFirstSubscription, .resubscribing:
-          state.demand += demand
-          return nil
-        case .done:
-          return nil
-        }
-      }
-      current?.request(demand)
-    }
-
-    @inlinable
-    func handleCancel() {
-      let (current, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-        switch state.phase {
-        case .subscribed(let subscription):
-          return (subscription, state.end())
-        case .awaitingFirstSubscription, .resubscribing:
-          return (nil, state.end())
-        case .done:
-          return (nil, nil)
-        }
-      }
-      current?.cancel()
-      // Released outside the lock: the downstream's deinit may run arbitrary code.
-      _ = downstream
-    }
+    current?.cancel()
+    // Released outside the lock: the downstream's deinit may run arbitrary code.
+    _ = downstream
   }
 }
 
