@@ -43,64 +43,78 @@ extension Publishers {
 }
 
 extension Publishers.AssertNoFailure {
-  /// The fatal error message for `failure`: `"<prefix>: <failure>"`, or the failure alone
-  /// when the prefix is empty, as in Combine.
+  /// The fatal error message for `failure` (see `assertNoFailureMessage(prefix:failure:)`).
   @usableFromInline
   static func failureMessage(prefix: String, failure: Upstream.Failure) -> String {
-    prefix.isEmpty ? "\(failure)" : "\(prefix): \(failure)"
+    assertNoFailureMessage(prefix: prefix, failure: failure)
   }
 
-  /// Forwards the upstream subscription and every value untouched; a failure stops the
-  /// process. No state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Never {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = AssertNoFailureInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Never
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let prefix: String
-    @usableFromInline
-    let file: StaticString
-    @usableFromInline
-    let line: UInt
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// The fatal error message for `failure`: `"<prefix>: <failure>"`, or the failure alone when
+/// the prefix is empty, as in Combine.
+@usableFromInline
+func assertNoFailureMessage(prefix: String, failure: some Error) -> String {
+  prefix.isEmpty ? "\(failure)" : "\(prefix): \(failure)"
+}
 
-    @inlinable
-    init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
-      self.downstream = downstream
-      self.prefix = prefix
-      self.file = file
-      self.line = line
-    }
+/// Forwards the upstream subscription and every value untouched; a failure stops the
+/// process. No state, no lock, no allocation.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct AssertNoFailureInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @usableFromInline
-    var description: String { "AssertNoFailure" }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let prefix: String
+  @usableFromInline
+  let file: StaticString
+  @usableFromInline
+  let line: UInt
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @inlinable
+  init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
+    self.downstream = downstream
+    self.prefix = prefix
+    self.file = file
+    self.line = line
+  }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(input)
-    }
+  @usableFromInline
+  var description: String { "AssertNoFailure" }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      switch completion {
-      case .finished:
-        downstream.receive(completion: .finished)
-      case .failure(let failure):
-        fatalError(
-          Publishers.AssertNoFailure<Upstream>.failureMessage(prefix: prefix, failure: failure), file: file, line: line)
-      }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished:
+      downstream.receive(completion: .finished)
+    case .failure(let failure):
+      fatalError(assertNoFailureMessage(prefix: prefix, failure: failure), file: file, line: line)
     }
   }
 }

@@ -68,60 +68,69 @@ extension Publishers {
 }
 
 extension Publishers.Breakpoint {
-  /// Forwards the upstream subscription untouched and asks the closures at each event. Being a
-  /// struct, it lives inside the upstream's subscription and goes with it.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = BreakpointInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let receiveSubscription: ((any Subscription) -> Bool)?
-    @usableFromInline
-    let receiveOutput: ((Upstream.Output) -> Bool)?
-    @usableFromInline
-    let receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription untouched and asks the closures at each event. Being a
+/// struct, it lives inside the upstream's subscription and goes with it.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct BreakpointInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(
-      downstream: Downstream,
-      receiveSubscription: ((any Subscription) -> Bool)?,
-      receiveOutput: ((Upstream.Output) -> Bool)?,
-      receiveCompletion: ((Subscribers.Completion<Upstream.Failure>) -> Bool)?
-    ) {
-      self.downstream = downstream
-      self.receiveSubscription = receiveSubscription
-      self.receiveOutput = receiveOutput
-      self.receiveCompletion = receiveCompletion
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let receiveSubscription: ((any Subscription) -> Bool)?
+  @usableFromInline
+  let receiveOutput: ((Input) -> Bool)?
+  @usableFromInline
+  let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "Breakpoint" }
+  @inlinable
+  init(
+    downstream: Downstream,
+    receiveSubscription: ((any Subscription) -> Bool)?,
+    receiveOutput: ((Input) -> Bool)?,
+    receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
+  ) {
+    self.downstream = downstream
+    self.receiveSubscription = receiveSubscription
+    self.receiveOutput = receiveOutput
+    self.receiveCompletion = receiveCompletion
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      if receiveSubscription?(subscription) == true { stopInDebugger() }
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "Breakpoint" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      if receiveOutput?(input) == true { stopInDebugger() }
-      return downstream.receive(input)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    if receiveSubscription?(subscription) == true { stopInDebugger() }
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      if receiveCompletion?(completion) == true { stopInDebugger() }
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if receiveOutput?(input) == true { stopInDebugger() }
+    return downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    if receiveCompletion?(completion) == true { stopInDebugger() }
+    downstream.receive(completion: completion)
   }
 }
 

@@ -63,48 +63,57 @@ extension Publishers.CompactMap {
 }
 
 extension Publishers.CompactMap {
-  /// Forwards the upstream subscription untouched; a value the closure drops is replaced by
-  /// asking upstream for one more, so the total demand is kept. No state, no lock, no
-  /// allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = CompactMapInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let transform: (Upstream.Output) -> Output?
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription untouched; a value the closure drops is replaced by
+/// asking upstream for one more, so the total demand is kept. No state, no lock, no
+/// allocation.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct CompactMapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Output) -> Output?) {
-      self.downstream = downstream
-      self.transform = transform
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let transform: (Input) -> Downstream.Input?
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "CompactMap" }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Input) -> Downstream.Input?) {
+    self.downstream = downstream
+    self.transform = transform
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "CompactMap" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      guard let output = transform(input) else { return .max(1) }
-      return downstream.receive(output)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    guard let output = transform(input) else { return .max(1) }
+    return downstream.receive(output)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

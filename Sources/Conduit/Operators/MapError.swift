@@ -41,46 +41,55 @@ extension Publishers {
 }
 
 extension Publishers.MapError {
-  /// Forwards the upstream subscription and every value untouched and converts the failure; no
-  /// state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Upstream.Output {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = MapErrorInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let transform: (Upstream.Failure) -> Downstream.Failure
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription and every value untouched and converts the failure; no
+/// state, no lock, no allocation.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct MapErrorInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream, transform: @escaping (Upstream.Failure) -> Downstream.Failure) {
-      self.downstream = downstream
-      self.transform = transform
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let transform: (Failure) -> Downstream.Failure
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "MapError" }
+  @inlinable
+  init(downstream: Downstream, transform: @escaping (Failure) -> Downstream.Failure) {
+    self.downstream = downstream
+    self.transform = transform
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "MapError" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(input)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion.mapFailure(transform))
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion.mapFailure(transform))
   }
 }
 

@@ -31,46 +31,55 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath {
-  /// Forwards the upstream subscription untouched and reads the key path of each value; no
-  /// state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = MapKeyPathInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let keyPath: KeyPath<Upstream.Output, Output>
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription untouched and reads the key path of each value; no
+/// state, no lock, no allocation.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct MapKeyPathInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream, keyPath: KeyPath<Upstream.Output, Output>) {
-      self.downstream = downstream
-      self.keyPath = keyPath
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let keyPath: KeyPath<Input, Downstream.Input>
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "ValueForKey" }
+  @inlinable
+  init(downstream: Downstream, keyPath: KeyPath<Input, Downstream.Input>) {
+    self.downstream = downstream
+    self.keyPath = keyPath
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "ValueForKey" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(input[keyPath: keyPath])
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input[keyPath: keyPath])
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

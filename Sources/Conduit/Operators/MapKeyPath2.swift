@@ -40,52 +40,76 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath2 {
-  /// Forwards the upstream subscription untouched and reads both key paths of each value; no
-  /// state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> =
+    MapKeyPath2Inner<MapKeyPath2Types<Upstream.Output, Upstream.Failure, Output0, Output1, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let keyPath0: KeyPath<Upstream.Output, Output0>
-    @usableFromInline
-    let keyPath1: KeyPath<Upstream.Output, Output1>
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// The types the subscriber of `map(_:_:)` works with: an `OperatorLink` that also names the
+/// types of the two key paths' values.
+@usableFromInline
+protocol MapKeyPath2Link: OperatorLink {
+  /// The type of the first key path's value.
+  associatedtype Output0
+  /// The type of the second key path's value.
+  associatedtype Output1
+}
 
-    @inlinable
-    init(
-      downstream: Downstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-      keyPath1: KeyPath<Upstream.Output, Output1>
-    ) {
-      self.downstream = downstream
-      self.keyPath0 = keyPath0
-      self.keyPath1 = keyPath1
-    }
+/// The `MapKeyPath2Link` of a subscriber that reads two key paths of `Input` and sends on to
+/// `Downstream`. Never instantiated.
+@usableFromInline
+enum MapKeyPath2Types<Input, Failure: Error, Output0, Output1, Downstream: Subscriber>: MapKeyPath2Link {}
 
-    @usableFromInline
-    var description: String { "ValueForKeys" }
+/// Forwards the upstream subscription untouched and reads both key paths of each value; no
+/// state, no lock, no allocation.
+///
+/// Generic over one `MapKeyPath2Link`, so that a pipeline repeating the operator stays
+/// specialized (see `OperatorLink`).
+@usableFromInline
+struct MapKeyPath2Inner<Types: MapKeyPath2Link>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == (Types.Output0, Types.Output1), Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let keyPath0: KeyPath<Input, Types.Output0>
+  @usableFromInline
+  let keyPath1: KeyPath<Input, Types.Output1>
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
-    }
+  @inlinable
+  init(
+    downstream: Downstream, keyPath0: KeyPath<Input, Types.Output0>, keyPath1: KeyPath<Input, Types.Output1>
+  ) {
+    self.downstream = downstream
+    self.keyPath0 = keyPath0
+    self.keyPath1 = keyPath1
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @usableFromInline
+  var description: String { "ValueForKeys" }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

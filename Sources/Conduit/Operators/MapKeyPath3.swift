@@ -45,55 +45,85 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath3 {
-  /// Forwards the upstream subscription untouched and reads the three key paths of each value;
-  /// no state, no lock, no allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> =
+    MapKeyPath3Inner<MapKeyPath3Types<Upstream.Output, Upstream.Failure, Output0, Output1, Output2, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let keyPath0: KeyPath<Upstream.Output, Output0>
-    @usableFromInline
-    let keyPath1: KeyPath<Upstream.Output, Output1>
-    @usableFromInline
-    let keyPath2: KeyPath<Upstream.Output, Output2>
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// The types the subscriber of `map(_:_:_:)` works with: an `OperatorLink` that also names the
+/// types of the three key paths' values.
+@usableFromInline
+protocol MapKeyPath3Link: OperatorLink {
+  /// The type of the first key path's value.
+  associatedtype Output0
+  /// The type of the second key path's value.
+  associatedtype Output1
+  /// The type of the third key path's value.
+  associatedtype Output2
+}
 
-    @inlinable
-    init(
-      downstream: Downstream, keyPath0: KeyPath<Upstream.Output, Output0>,
-      keyPath1: KeyPath<Upstream.Output, Output1>, keyPath2: KeyPath<Upstream.Output, Output2>
-    ) {
-      self.downstream = downstream
-      self.keyPath0 = keyPath0
-      self.keyPath1 = keyPath1
-      self.keyPath2 = keyPath2
-    }
+/// The `MapKeyPath3Link` of a subscriber that reads three key paths of `Input` and sends on to
+/// `Downstream`. Never instantiated.
+@usableFromInline
+enum MapKeyPath3Types<Input, Failure: Error, Output0, Output1, Output2, Downstream: Subscriber>: MapKeyPath3Link {}
 
-    @usableFromInline
-    var description: String { "ValueForKeys" }
+/// Forwards the upstream subscription untouched and reads the three key paths of each value;
+/// no state, no lock, no allocation.
+///
+/// Generic over one `MapKeyPath3Link`, so that a pipeline repeating the operator stays
+/// specialized (see `OperatorLink`).
+@usableFromInline
+struct MapKeyPath3Inner<Types: MapKeyPath3Link>: Subscriber, CustomStringConvertible
+where
+  Types.Downstream.Input == (Types.Output0, Types.Output1, Types.Output2),
+  Types.Downstream.Failure == Types.Failure
+{
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let keyPath0: KeyPath<Input, Types.Output0>
+  @usableFromInline
+  let keyPath1: KeyPath<Input, Types.Output1>
+  @usableFromInline
+  let keyPath2: KeyPath<Input, Types.Output2>
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
-    }
+  @inlinable
+  init(
+    downstream: Downstream, keyPath0: KeyPath<Input, Types.Output0>, keyPath1: KeyPath<Input, Types.Output1>,
+    keyPath2: KeyPath<Input, Types.Output2>
+  ) {
+    self.downstream = downstream
+    self.keyPath0 = keyPath0
+    self.keyPath1 = keyPath1
+    self.keyPath2 = keyPath2
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @usableFromInline
+  var description: String { "ValueForKeys" }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

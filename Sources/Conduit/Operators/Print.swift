@@ -48,138 +48,145 @@ extension Publishers {
 }
 
 extension Publishers.Print {
-  /// Stands between upstream and downstream as the subscription, so that it sees requests and
-  /// cancellation, and logs each event before passing it on.
-  private final class Inner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-    CensusScoped, @unchecked Sendable
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    typealias Input = Upstream.Output
-    typealias Failure = Upstream.Failure
+  private typealias Inner<Downstream: Subscriber> = PrintInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    private enum State {
-      case awaitingSubscription(Downstream)
-      case subscribed(Downstream, any Subscription)
-      case terminal
+/// Stands between upstream and downstream as the subscription, so that it sees requests and
+/// cancellation, and logs each event before passing it on.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+private final class PrintInner<Types: OperatorLink>: Subscriber, Subscription, CustomStringConvertible,
+  CensusScoped, @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  typealias Input = Types.Input
+  typealias Failure = Types.Failure
+  typealias Downstream = Types.Downstream
+
+  private enum State {
+    case awaitingSubscription(Downstream)
+    case subscribed(Downstream, any Subscription)
+    case terminal
+  }
+
+  /// Lines waiting to be written, and the stream while nobody is writing to it. Lines from
+  /// different threads (values upstream, requests downstream) are queued, and whichever
+  /// thread finds nobody writing takes the stream out and writes them all: lines never
+  /// interleave, and the stream is not called while a lock is held.
+  private struct Printer {
+    var stream: (any TextOutputStream)?
+    var pending: [String] = []
+    var writing = false
+    var closed = false
+  }
+
+  // Both guarded by their own locks.
+  private let state: Locked<State>
+  private let printer: Locked<Printer>
+  private let prefix: String
+  private let census: CensusToken
+
+  var description: String { "Print" }
+  var censusScope: CensusScope? { census.scope }
+
+  init(downstream: Downstream, prefix: String, stream: any TextOutputStream) {
+    census = CensusToken(PrintInner.self, inheritingFrom: downstream)
+    state = Locked(.awaitingSubscription(downstream))
+    printer = Locked(Printer(stream: stream))
+    self.prefix = prefix.isEmpty ? "" : prefix + ": "
+  }
+
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream) = state else { return nil }
+      state = .subscribed(downstream, subscription)
+      return downstream
     }
-
-    /// Lines waiting to be written, and the stream while nobody is writing to it. Lines from
-    /// different threads (values upstream, requests downstream) are queued, and whichever
-    /// thread finds nobody writing takes the stream out and writes them all: lines never
-    /// interleave, and the stream is not called while a lock is held.
-    private struct Printer {
-      var stream: (any TextOutputStream)?
-      var pending: [String] = []
-      var writing = false
-      var closed = false
+    guard let downstream else {
+      subscription.cancel()
+      return
     }
+    log("receive subscription: (\(subscription))")
+    downstream.receive(subscription: self)
+  }
 
-    // Both guarded by their own locks.
-    private let state: Locked<State>
-    private let printer: Locked<Printer>
-    private let prefix: String
-    private let census: CensusToken
-
-    var description: String { "Print" }
-    var censusScope: CensusScope? { census.scope }
-
-    init(downstream: Downstream, prefix: String, stream: any TextOutputStream) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(downstream))
-      printer = Locked(Printer(stream: stream))
-      self.prefix = prefix.isEmpty ? "" : prefix + ": "
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .subscribed(let downstream, _) = state else { return nil }
+      return downstream
     }
+    guard let downstream else { return .none }
+    log("receive value: (\(input))")
+    let demand = downstream.receive(input)
+    if demand > 0 { log(Self.describe(demand) + " (synchronous)") }
+    return demand
+  }
 
-    func receive(subscription: any Subscription) {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .awaitingSubscription(let downstream) = state else { return nil }
-        state = .subscribed(downstream, subscription)
-        return downstream
-      }
-      guard let downstream else {
-        subscription.cancel()
-        return
-      }
-      log("receive subscription: (\(subscription))")
-      downstream.receive(subscription: self)
+  func receive(completion: Subscribers.Completion<Failure>) {
+    let downstream = state.withLock { state -> Downstream? in
+      defer { state = .terminal }
+      guard case .subscribed(let downstream, _) = state else { return nil }
+      return downstream
     }
-
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .subscribed(let downstream, _) = state else { return nil }
-        return downstream
-      }
-      guard let downstream else { return .none }
-      log("receive value: (\(input))")
-      let demand = downstream.receive(input)
-      if demand > 0 { log(Self.describe(demand) + " (synchronous)") }
-      return demand
+    guard let downstream else { return }
+    switch completion {
+    case .finished: log("receive finished", closing: true)
+    case .failure(let error): log("receive error: (\(error))", closing: true)
     }
+    downstream.receive(completion: completion)
+  }
 
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      let downstream = state.withLock { state -> Downstream? in
-        defer { state = .terminal }
-        guard case .subscribed(let downstream, _) = state else { return nil }
-        return downstream
-      }
-      guard let downstream else { return }
-      switch completion {
-      case .finished: log("receive finished", closing: true)
-      case .failure(let error): log("receive error: (\(error))", closing: true)
-      }
-      downstream.receive(completion: completion)
+  func request(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      return upstream
     }
+    guard let upstream else { return }
+    log(Self.describe(demand))
+    upstream.request(demand)
+  }
 
-    func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard case .subscribed(_, let upstream) = state else { return nil }
-        return upstream
-      }
-      guard let upstream else { return }
-      log(Self.describe(demand))
-      upstream.request(demand)
+  func cancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard case .subscribed(_, let upstream) = state else { return nil }
+      state = .terminal
+      return upstream
     }
+    guard let upstream else { return }
+    log("receive cancel", closing: true)
+    upstream.cancel()
+  }
 
-    func cancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard case .subscribed(_, let upstream) = state else { return nil }
-        state = .terminal
-        return upstream
-      }
-      guard let upstream else { return }
-      log("receive cancel", closing: true)
-      upstream.cancel()
+  private static func describe(_ demand: Subscribers.Demand) -> String {
+    guard let count = demand.max else { return "request unlimited" }
+    return "request max: (\(count))"
+  }
+
+  /// Writes one line; `closing` marks the last one, after which the stream is released.
+  private func log(_ message: String, closing: Bool = false) {
+    let line = prefix + message + "\n"
+    let taken = printer.withLock { printer -> (any TextOutputStream, [String])? in
+      guard !printer.closed else { return nil }
+      printer.pending.append(line)
+      if closing { printer.closed = true }
+      guard !printer.writing, let stream = printer.stream else { return nil }
+      printer.writing = true
+      printer.stream = nil
+      defer { printer.pending = [] }
+      return (stream, printer.pending)
     }
-
-    private static func describe(_ demand: Subscribers.Demand) -> String {
-      guard let count = demand.max else { return "request unlimited" }
-      return "request max: (\(count))"
-    }
-
-    /// Writes one line; `closing` marks the last one, after which the stream is released.
-    private func log(_ message: String, closing: Bool = false) {
-      let line = prefix + message + "\n"
-      let taken = printer.withLock { printer -> (any TextOutputStream, [String])? in
-        guard !printer.closed else { return nil }
-        printer.pending.append(line)
-        if closing { printer.closed = true }
-        guard !printer.writing, let stream = printer.stream else { return nil }
-        printer.writing = true
-        printer.stream = nil
-        defer { printer.pending = [] }
-        return (stream, printer.pending)
-      }
-      guard var (stream, lines) = taken else { return }
-      while !lines.isEmpty {
-        for line in lines { stream.write(line) }
-        lines = printer.withLock { printer -> [String] in
-          if printer.pending.isEmpty {
-            printer.writing = false
-            if !printer.closed { printer.stream = stream }
-          }
-          defer { printer.pending = [] }
-          return printer.pending
+    guard var (stream, lines) = taken else { return }
+    while !lines.isEmpty {
+      for line in lines { stream.write(line) }
+      lines = printer.withLock { printer -> [String] in
+        if printer.pending.isEmpty {
+          printer.writing = false
+          if !printer.closed { printer.stream = stream }
         }
+        defer { printer.pending = [] }
+        return printer.pending
       }
     }
   }

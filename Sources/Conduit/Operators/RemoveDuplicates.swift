@@ -35,58 +35,67 @@ extension Publishers {
 }
 
 extension Publishers.RemoveDuplicates {
-  /// Forwards the upstream subscription untouched and remembers the previous element; a
-  /// duplicate is replaced by asking upstream for one more, so the total demand is kept.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = RemoveDuplicatesInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    // The element received last. Touched only from upstream's calls, which never overlap
-    // (contract 3).
-    @usableFromInline @exclusivity(unchecked)
-    var previous: Upstream.Output?
-    @usableFromInline
-    let predicate: (Upstream.Output, Upstream.Output) -> Bool
-    @usableFromInline
-    let census: CensusToken
+/// Forwards the upstream subscription untouched and remembers the previous element; a
+/// duplicate is replaced by asking upstream for one more, so the total demand is kept.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class RemoveDuplicatesInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+  @usableFromInline
+  let downstream: Downstream
+  // The element received last. Touched only from upstream's calls, which never overlap
+  // (contract 3).
+  @usableFromInline @exclusivity(unchecked)
+  var previous: Input?
+  @usableFromInline
+  let predicate: (Input, Input) -> Bool
+  @usableFromInline
+  let census: CensusToken
 
-    @inlinable
-    init(downstream: Downstream, predicate: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.predicate = predicate
-    }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
 
-    @usableFromInline
-    var description: String { "RemoveDuplicates" }
+  @inlinable
+  init(downstream: Downstream, predicate: @escaping (Input, Input) -> Bool) {
+    census = CensusToken(RemoveDuplicatesInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    self.predicate = predicate
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "RemoveDuplicates" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let last = previous
-      previous = input
-      if let last, predicate(last, input) { return .max(1) }
-      return downstream.receive(input)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      previous = nil
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let last = previous
+    previous = input
+    if let last, predicate(last, input) { return .max(1) }
+    return downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    previous = nil
+    downstream.receive(completion: completion)
   }
 }
 

@@ -42,57 +42,67 @@ extension Publishers {
 }
 
 extension Publishers.Scan {
-  /// Forwards the upstream subscription untouched (one result per upstream value, so demand
-  /// passes straight through) and keeps the running result.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped
-  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = ScanInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    // Touched only from upstream's calls, which never overlap (contract 3).
-    @usableFromInline @exclusivity(unchecked)
-    var result: Output
-    @usableFromInline
-    let nextPartialResult: (Output, Upstream.Output) -> Output
-    @usableFromInline
-    let census: CensusToken
+/// Forwards the upstream subscription untouched (one result per upstream value, so demand
+/// passes straight through) and keeps the running result.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class ScanInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
+where Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+  /// The running result, which is also what the subscriber publishes.
+  @usableFromInline
+  typealias Output = Downstream.Input
 
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+  @usableFromInline
+  let downstream: Downstream
+  // Touched only from upstream's calls, which never overlap (contract 3).
+  @usableFromInline @exclusivity(unchecked)
+  var result: Output
+  @usableFromInline
+  let nextPartialResult: (Output, Input) -> Output
+  @usableFromInline
+  let census: CensusToken
 
-    @inlinable
-    init(
-      downstream: Downstream, initialResult: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
-    ) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      self.downstream = downstream
-      self.result = initialResult
-      self.nextPartialResult = nextPartialResult
-    }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
 
-    @usableFromInline
-    var description: String { "Scan" }
+  @inlinable
+  init(downstream: Downstream, initialResult: Output, nextPartialResult: @escaping (Output, Input) -> Output) {
+    census = CensusToken(ScanInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    self.result = initialResult
+    self.nextPartialResult = nextPartialResult
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "Scan" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      result = nextPartialResult(result, input)
-      return downstream.receive(result)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Upstream.Failure>) {
-      downstream.receive(completion: completion)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    result = nextPartialResult(result, input)
+    return downstream.receive(result)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

@@ -45,43 +45,52 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
 
 extension Publishers.SetFailureType {
-  /// Forwards the upstream subscription and every value untouched; no state, no lock, no
-  /// allocation.
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Upstream.Output {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Never
+  typealias Inner<Downstream: Subscriber> = SetFailureTypeInner<Link<Upstream.Output, Never, Downstream>>
+  where Downstream.Input == Upstream.Output
+}
 
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let combineIdentifier = CombineIdentifier()
+/// Forwards the upstream subscription and every value untouched; no state, no lock, no
+/// allocation.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+struct SetFailureTypeInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input, Types.Failure == Never {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Never
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-    @inlinable
-    init(downstream: Downstream) {
-      self.downstream = downstream
-    }
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
 
-    @usableFromInline
-    var description: String { "SetFailureType" }
+  @inlinable
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      downstream.receive(subscription: subscription)
-    }
+  @usableFromInline
+  var description: String { "SetFailureType" }
 
-    @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      downstream.receive(input)
-    }
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Never>) {
-      downstream.receive(completion: .finished)
-    }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Never>) {
+    downstream.receive(completion: .finished)
   }
 }
 

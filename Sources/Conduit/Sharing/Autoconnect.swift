@@ -179,52 +179,85 @@ extension Publishers.Autoconnect {
       parent.subscriberLeft()
     }
   }
+}
 
-  /// Subscribes to the upstream on behalf of one subscriber. Values go straight through; the
-  /// upstream (a subject) serializes them and stops them once the membership cancels it.
+extension Publishers.Autoconnect {
   @usableFromInline
-  struct Inner<Downstream: Subscriber>: Subscriber, CustomStringConvertible
-  where Downstream.Input == Output, Downstream.Failure == Failure {
-    @usableFromInline
-    typealias Input = Output
+  typealias Inner<Downstream: Subscriber> = AutoconnectInner<AutoconnectTypes<Upstream, Downstream>>
+  where Downstream.Input == Output, Downstream.Failure == Failure
+}
 
-    @usableFromInline
-    let membership: Membership
-    @usableFromInline
-    let downstream: Downstream
+/// The types the subscriber of `autoconnect()` works with: an `OperatorLink` that also names
+/// the connectable publisher, whose `Publishers.Autoconnect` counts the subscriber in and out.
+@usableFromInline
+protocol AutoconnectLink: OperatorLink {
+  /// The connectable publisher subscribed to.
+  associatedtype Upstream: ConnectablePublisher where Upstream.Output == Input, Upstream.Failure == Failure
+}
 
-    @inlinable
-    init(membership: Membership, downstream: Downstream) {
-      self.membership = membership
-      self.downstream = downstream
+/// The `AutoconnectLink` of a subscriber to `Upstream` that sends on to `Downstream`. Never
+/// instantiated.
+@usableFromInline
+enum AutoconnectTypes<Upstream: ConnectablePublisher, Downstream: Subscriber>: AutoconnectLink {
+  @usableFromInline
+  typealias Input = Upstream.Output
+  @usableFromInline
+  typealias Failure = Upstream.Failure
+}
+
+/// Subscribes to the upstream on behalf of one subscriber. Values go straight through; the
+/// upstream (a subject) serializes them and stops them once the membership cancels it.
+///
+/// Generic over one `AutoconnectLink`, so that a pipeline repeating the operator stays
+/// specialized (see `OperatorLink`).
+@usableFromInline
+struct AutoconnectInner<Types: AutoconnectLink>: Subscriber, CustomStringConvertible
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+  @usableFromInline
+  typealias Membership = Publishers.Autoconnect<Types.Upstream>.Membership
+
+  @usableFromInline
+  let membership: Membership
+  @usableFromInline
+  let downstream: Downstream
+
+  @inlinable
+  init(membership: Membership, downstream: Downstream) {
+    self.membership = membership
+    self.downstream = downstream
+  }
+
+  @usableFromInline
+  var description: String { "Autoconnect" }
+
+  @inlinable
+  var combineIdentifier: CombineIdentifier { membership.combineIdentifier }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    guard membership.attach(subscription) else {
+      subscription.cancel()
+      return
     }
+    downstream.receive(subscription: membership)
+  }
 
-    @usableFromInline
-    var description: String { "Autoconnect" }
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    downstream.receive(input)
+  }
 
-    @inlinable
-    var combineIdentifier: CombineIdentifier { membership.combineIdentifier }
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      guard membership.attach(subscription) else {
-        subscription.cancel()
-        return
-      }
-      downstream.receive(subscription: membership)
-    }
-
-    @inlinable
-    func receive(_ input: Output) -> Subscribers.Demand {
-      downstream.receive(input)
-    }
-
-    @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-      guard let parent = membership.finish() else { return }
-      downstream.receive(completion: completion)
-      parent.subscriberLeft()
-    }
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard let parent = membership.finish() else { return }
+    downstream.receive(completion: completion)
+    parent.subscriberLeft()
   }
 }
 
