@@ -39,7 +39,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
       upstream.subscribe(
-        CatchSubscription<Upstream, NewPublisher, S>(
+        Inner<S>(
           downstream: subscriber,
           handler: { .success(handler($0)) },
           replacementFailure: { $0 },
@@ -47,6 +47,27 @@ extension Publishers {
     }
   }
 }
+
+extension Publishers.Catch {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = CatchSubscription<
+    CatchTypes<Upstream.Output, Upstream.Failure, NewPublisher, Downstream>
+  >
+  where Downstream.Input == Output
+}
+
+/// The `OperatorLink` of a `CatchSubscription`: also names the replacement publisher.
+@usableFromInline
+protocol CatchLink: OperatorLink where NewPublisher.Output == Input {
+  /// The kind of publisher that replaces the upstream when it fails.
+  associatedtype NewPublisher: Publisher
+}
+
+/// The `CatchLink` of a subscription that receives `Input` and `Failure`, replaces a failed
+/// upstream with a `NewPublisher`, and sends on to `Downstream`. Never instantiated.
+@usableFromInline
+enum CatchTypes<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: CatchLink
+where NewPublisher.Output == Input {}
 
 /// The subscription of `catch` and `tryCatch`: forwards the upstream, and on its failure
 /// subscribes to the handler's publisher with the demand left over.
@@ -56,14 +77,21 @@ extension Publishers {
 ///
 /// Calls into the downstream do not overlap without further care: the replacement is subscribed
 /// only after the upstream has failed, and each of them serializes its own calls.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
 @usableFromInline
-final class CatchSubscription<Upstream: Publisher, NewPublisher: Publisher, Downstream: Subscriber>: Subscriber,
-  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
-where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Output {
+final class CatchSubscription<Types: CatchLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped, @unchecked Sendable
+where Types.Downstream.Input == Types.Input {
   @usableFromInline
-  typealias Input = Upstream.Output
+  typealias Input = Types.Input
   @usableFromInline
-  typealias Failure = Upstream.Failure
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias NewPublisher = Types.NewPublisher
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
   @usableFromInline
   enum Phase {
@@ -85,10 +113,10 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
     @usableFromInline
     var downstream: Downstream?
     @usableFromInline
-    var handler: ((Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>)?
+    var handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?
 
     @inlinable
-    init(downstream: Downstream, handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>) {
+    init(downstream: Downstream, handler: @escaping (Failure) -> Result<NewPublisher, Downstream.Failure>) {
       self.downstream = downstream
       self.handler = handler
     }
@@ -122,7 +150,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   @inlinable
   init(
     downstream: Downstream,
-    handler: @escaping (Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>,
+    handler: @escaping (Failure) -> Result<NewPublisher, Downstream.Failure>,
     replacementFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
     description: String
   ) {
@@ -155,7 +183,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Upstream.Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
       let downstream = state.withLock { state -> Downstream? in
@@ -164,7 +192,7 @@ where Upstream.Output == NewPublisher.Output, Downstream.Input == Upstream.Outpu
       }
       downstream?.receive(completion: .finished)
     case .failure(let error):
-      let handler = state.withLock { state -> ((Upstream.Failure) -> Result<NewPublisher, Downstream.Failure>)? in
+      let handler = state.withLock { state -> ((Failure) -> Result<NewPublisher, Downstream.Failure>)? in
         guard case .upstream = state.phase else { return nil }
         state.phase = .awaitingReplacement
         defer { state.handler = nil }

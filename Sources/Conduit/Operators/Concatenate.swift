@@ -44,169 +44,197 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
 
 extension Publishers.Concatenate {
-  /// The subscription the subscriber holds for the whole stream, and the subscriber to the
-  /// prefix, then to the suffix. It counts the demand not yet met so the suffix is asked for
-  /// exactly what the prefix did not deliver.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    CustomStringConvertible, CensusScoped,
-    @unchecked Sendable
-  where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure {
-    @usableFromInline
-    typealias Input = Suffix.Output
-    @usableFromInline
-    typealias Failure = Suffix.Failure
+  typealias Inner<Downstream: Subscriber> = ConcatenateInner<ConcatenateTypes<Suffix, Downstream>>
+  where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
+}
 
+/// The `OperatorLink` of a `ConcatenateInner`: also names the publisher it subscribes to second.
+@usableFromInline
+protocol ConcatenateLink: OperatorLink where Suffix.Output == Input, Suffix.Failure == Failure {
+  /// The publisher republished once the prefix has finished.
+  associatedtype Suffix: Publisher
+}
+
+/// The `ConcatenateLink` of a subscription that republishes a prefix, then a `Suffix`, to
+/// `Downstream`. Never instantiated.
+@usableFromInline
+enum ConcatenateTypes<Suffix: Publisher, Downstream: Subscriber>: ConcatenateLink {
+  @usableFromInline
+  typealias Input = Suffix.Output
+  @usableFromInline
+  typealias Failure = Suffix.Failure
+}
+
+/// The subscription the subscriber holds for the whole stream, and the subscriber to the
+/// prefix, then to the suffix. It counts the demand not yet met so the suffix is asked for
+/// exactly what the prefix did not deliver.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class ConcatenateInner<Types: ConcatenateLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CensusScoped,
+  @unchecked Sendable
+where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Suffix = Types.Suffix
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+
+  @usableFromInline
+  enum Phase {
+    case awaitingPrefix
+    case prefix
+    case awaitingSuffix
+    case suffix
+    case terminal
+  }
+
+  @usableFromInline
+  struct State {
     @usableFromInline
-    enum Phase {
-      case awaitingPrefix
-      case prefix
-      case awaitingSuffix
-      case suffix
-      case terminal
+    var phase: Phase
+    // Released when the stream ends.
+    @usableFromInline
+    var downstream: Downstream?
+    // Released once subscribed to, or when the stream ends.
+    @usableFromInline
+    var suffix: Suffix?
+    // The subscription to the prefix, then to the suffix.
+    @usableFromInline
+    var upstream: (any Subscription)?
+    // Requested by the subscriber and not yet delivered.
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+
+    @inlinable
+    init(phase: Phase, downstream: Downstream?, suffix: Suffix?) {
+      self.phase = phase
+      self.downstream = downstream
+      self.suffix = suffix
     }
 
-    @usableFromInline
-    struct State {
-      @usableFromInline
-      var phase: Phase
-      // Released when the stream ends.
-      @usableFromInline
-      var downstream: Downstream?
-      // Released once subscribed to, or when the stream ends.
-      @usableFromInline
-      var suffix: Suffix?
-      // The subscription to the prefix, then to the suffix.
-      @usableFromInline
-      var upstream: (any Subscription)?
-      // Requested by the subscriber and not yet delivered.
-      @usableFromInline
-      var demand = Subscribers.Demand.none
+    /// A stream that has completed or been cancelled: nothing held.
+    @inlinable
+    static var ended: State { State(phase: .terminal, downstream: nil, suffix: nil) }
+  }
 
-      @inlinable
-      init(phase: Phase, downstream: Downstream?, suffix: Suffix?) {
-        self.phase = phase
-        self.downstream = downstream
-        self.suffix = suffix
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (ConcatenateInner, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "Concatenate" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, suffix: Suffix) {
+    census = CensusToken(ConcatenateInner.self, inheritingFrom: downstream)
+    state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      switch state.phase {
+      case .awaitingPrefix: state.phase = .prefix
+      case .awaitingSuffix: state.phase = .suffix
+      case .prefix, .suffix, .terminal: return nil
       }
-
-      /// A stream that has completed or been cancelled: nothing held.
-      @inlinable
-      static var ended: State { State(phase: .terminal, downstream: nil, suffix: nil) }
+      state.upstream = subscription
+      return state.demand
     }
-
-    // Guarded by its own lock.
-    @usableFromInline
-    let state: Locked<State>
-    @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-    @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-
-    @usableFromInline
-    var description: String { "Concatenate" }
-    @usableFromInline
-    var censusScope: CensusScope? { census.scope }
-
-    @inlinable
-    init(downstream: Downstream, suffix: Suffix) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
-      handle = SubscriptionRequest.dispatcher()
+    guard let demand else {
+      subscription.cancel()
+      return
     }
+    if demand > 0 { subscription.request(demand) }
+  }
 
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let demand = state.withLock { state -> Subscribers.Demand? in
-        switch state.phase {
-        case .awaitingPrefix: state.phase = .prefix
-        case .awaitingSuffix: state.phase = .suffix
-        case .prefix, .suffix, .terminal: return nil
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard state.phase == .prefix || state.phase == .suffix else { return nil }
+      if state.demand != .unlimited { state.demand -= 1 }
+      return state.downstream
+    }
+    guard let downstream else { return .none }
+    let more = downstream.receive(input)
+    if more > 0 {
+      state.withLock { state in
+        if state.phase != .terminal { state.demand += more }
+      }
+    }
+    return more
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    // Either the suffix to subscribe to next, or the subscriber to complete.
+    let (suffix, downstream) = state.withLock { state -> (Suffix?, Downstream?) in
+      switch state.phase {
+      case .prefix:
+        state.upstream = nil
+        if case .finished = completion, let suffix = state.suffix {
+          state.phase = .awaitingSuffix
+          state.suffix = nil
+          return (suffix, nil)
         }
-        state.upstream = subscription
-        return state.demand
+      case .suffix:
+        break
+      case .awaitingPrefix, .awaitingSuffix, .terminal:
+        return (nil, nil)
       }
-      guard let demand else {
-        subscription.cancel()
-        return
-      }
-      if demand > 0 { subscription.request(demand) }
+      defer { state = State.ended }
+      return (nil, state.downstream)
     }
+    if let suffix {
+      suffix.subscribe(self)
+    } else if let downstream {
+      downstream.receive(completion: completion)
+    }
+  }
 
-    @inlinable
-    func receive(_ input: Suffix.Output) -> Subscribers.Demand {
-      let downstream = state.withLock { state -> Downstream? in
-        guard state.phase == .prefix || state.phase == .suffix else { return nil }
-        if state.demand != .unlimited { state.demand -= 1 }
-        return state.downstream
-      }
-      guard let downstream else { return .none }
-      let more = downstream.receive(input)
-      if more > 0 {
-        state.withLock { state in
-          if state.phase != .terminal { state.demand += more }
-        }
-      }
-      return more
-    }
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
 
-    @inlinable
-    func receive(completion: Subscribers.Completion<Suffix.Failure>) {
-      // Either the suffix to subscribe to next, or the subscriber to complete.
-      let (suffix, downstream) = state.withLock { state -> (Suffix?, Downstream?) in
-        switch state.phase {
-        case .prefix:
-          state.upstream = nil
-          if case .finished = completion, let suffix = state.suffix {
-            state.phase = .awaitingSuffix
-            state.suffix = nil
-            return (suffix, nil)
-          }
-        case .suffix:
-          break
-        case .awaitingPrefix, .awaitingSuffix, .terminal:
-          return (nil, nil)
-        }
-        defer { state = State.ended }
-        return (nil, state.downstream)
-      }
-      if let suffix {
-        suffix.subscribe(self)
-      } else if let downstream {
-        downstream.receive(completion: completion)
-      }
-    }
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
 
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let upstream = state.withLock { state -> (any Subscription)? in
+      guard state.phase != .terminal else { return nil }
+      state.demand += demand
+      return state.upstream
     }
+    upstream?.request(demand)
+  }
 
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
+  @inlinable
+  func handleCancel() {
+    let upstream = state.withLock { state -> (any Subscription)? in
+      defer { state = State.ended }
+      return state.upstream
     }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        guard state.phase != .terminal else { return nil }
-        state.demand += demand
-        return state.upstream
-      }
-      upstream?.request(demand)
-    }
-
-    @inlinable
-    func handleCancel() {
-      let upstream = state.withLock { state -> (any Subscription)? in
-        defer { state = State.ended }
-        return state.upstream
-      }
-      upstream?.cancel()
-    }
+    upstream?.cancel()
   }
 }
 

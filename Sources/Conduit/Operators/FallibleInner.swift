@@ -37,19 +37,44 @@ extension FallibleStep where Failure == any Error {
   static func failure(_ failure: UpstreamFailure) -> any Error { failure }
 }
 
+/// The `OperatorLink` of a ``FallibleInner``: also names the step it runs.
+@usableFromInline
+protocol FallibleLink: OperatorLink where Input == Step.Input, Failure == Step.UpstreamFailure {
+  /// The per-operator part of the subscriber.
+  associatedtype Step: FallibleStep
+}
+
+/// The `FallibleLink` of a subscriber that runs `Step` and sends on to `Downstream`. Never
+/// instantiated.
+@usableFromInline
+enum FallibleTypes<Step: FallibleStep, Downstream: Subscriber>: FallibleLink {
+  @usableFromInline
+  typealias Input = Step.Input
+  @usableFromInline
+  typealias Failure = Step.UpstreamFailure
+}
+
 /// The subscriber of a one-to-one operator whose step may end the stream (`tryMap`,
 /// `prefix(while:)`, `decode`…). It forwards the upstream subscription to downstream (requests
 /// and cancels go straight up) and keeps it only to cancel it when the step throws (the stream
 /// fails with the error) or finishes; once the stream has ended it releases the step and
 /// ignores anything more from upstream. No lock: upstream's calls never overlap (contract 3).
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`). The link carries the step with the downstream: a step nested in its
+/// publisher contains the upstream, but the link contains the next use's link, so it shrinks
+/// from one use to the next.
 @usableFromInline
-final class FallibleInner<Step: FallibleStep, Downstream: Subscriber>: Subscriber, CustomStringConvertible,
-  CensusScoped
-where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure {
+final class FallibleInner<Types: FallibleLink>: Subscriber, CustomStringConvertible, CensusScoped
+where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == Types.Step.Failure {
   @usableFromInline
-  typealias Input = Step.Input
+  typealias Step = Types.Step
   @usableFromInline
-  typealias Failure = Step.UpstreamFailure
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
   // The three below are touched only from upstream's serialized calls, so the runtime check is
   // skipped. All are `nil` once the stream has ended.
@@ -85,7 +110,7 @@ where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure {
   }
 
   @inlinable
-  func receive(_ input: Step.Input) -> Subscribers.Demand {
+  func receive(_ input: Input) -> Subscribers.Demand {
     guard let downstream else { return .none }
     let result: FallibleStepResult<Step.Emitted>?
     do throws(Step.Failure) {
@@ -104,7 +129,7 @@ where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure {
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Step.UpstreamFailure>) {
+  func receive(completion: Subscribers.Completion<Failure>) {
     guard let downstream else { return }
     release()
     downstream.receive(completion: completion.mapFailure { Step.failure($0) })

@@ -62,461 +62,487 @@ extension Publishers {
 }
 
 extension Publishers.FlatMap {
-  /// Subscribes to the upstream and to every inner publisher, and serializes what they send.
-  ///
-  /// Each inner publisher gets its own `ChildSubscriber`. A child asks its publisher for one
-  /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
-  /// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
-  /// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
-  /// before it lets go; a thread that finds it set queues its value and returns.
   @usableFromInline
-  final class Inner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-    ChildSubscriberParent, @unchecked Sendable
-  where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure {
-    @usableFromInline
-    typealias Input = Upstream.Output
-    @usableFromInline
-    typealias Failure = Upstream.Failure
+  typealias Inner<Downstream: Subscriber> = FlatMapInner<
+    FlatMapTypes<Upstream.Output, Upstream.Failure, NewPublisher, Downstream>
+  >
+  where Downstream.Input == NewPublisher.Output, Downstream.Failure == Upstream.Failure
+}
 
-    @usableFromInline
-    typealias Phase = FlatteningPhase<Failure>
+/// The `OperatorLink` of a `FlatMapInner`: also names the inner publishers.
+@usableFromInline
+protocol FlatMapLink: OperatorLink where NewPublisher.Failure == Failure {
+  /// The kind of publisher each upstream value becomes.
+  associatedtype NewPublisher: Publisher
+}
 
-    @usableFromInline
-    struct State {
-      @usableFromInline
-      var phase = Phase.active
-      @usableFromInline
-      var upstream: (any Subscription)?
-      @usableFromInline
-      var upstreamReceived = false
-      @usableFromInline
-      var outerFinished = false
-      @usableFromInline
-      var transform: ((Upstream.Output) -> NewPublisher)?
-      @usableFromInline
-      var children = FlatMapChildren()
-      /// Scalar inner publishers not yet finished (see `ScalarPublisher`): the one whose value
-      /// is being delivered, and those that never finish. They have no subscription, so they
-      /// are counted rather than listed in `children`.
-      @usableFromInline
-      var scalarChildren = 0
-      @usableFromInline
-      var nextChildID = 0
-      /// Values waiting for downstream demand or for the delivering thread, with their child.
-      @usableFromInline
-      var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
-      @usableFromInline
-      var demand = Subscribers.Demand.none
-      @usableFromInline
-      var delivering = false
+/// The `FlatMapLink` of a subscription that receives `Input` and `Failure`, makes a
+/// `NewPublisher` of each value, and sends their values on to `Downstream`. Never instantiated.
+@usableFromInline
+enum FlatMapTypes<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: FlatMapLink
+where NewPublisher.Failure == Failure {}
 
-      @inlinable
-      init(transform: @escaping (Upstream.Output) -> NewPublisher) {
-        self.transform = transform
-      }
+/// Subscribes to the upstream and to every inner publisher, and serializes what they send.
+///
+/// Each inner publisher gets its own `ChildSubscriber`. A child asks its publisher for one
+/// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
+/// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
+/// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
+/// before it lets go; a thread that finds it set queues its value and returns.
+///
+/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
+/// (see `OperatorLink`).
+@usableFromInline
+final class FlatMapInner<Types: FlatMapLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+  ChildSubscriberParent, @unchecked Sendable
+where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias NewPublisher = Types.NewPublisher
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
-      @inlinable
-      mutating func claimDelivery() -> Bool {
-        if delivering { return false }
-        delivering = true
-        return true
-      }
+  @usableFromInline
+  typealias Phase = FlatteningPhase<Failure>
 
-      /// Whether every inner publisher has finished.
-      @inlinable
-      var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
-
-      /// Counts a scalar child as finished, and returns whether the upstream is to be asked for a
-      /// replacement: inner publishers are bounded and more may come. (A `Bool` rather than the
-      /// upstream itself: moving an optional subscription existential costs runtime calls, which
-      /// the unbounded case, the usual one, should not pay per value.)
-      @inlinable
-      mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> Bool {
-        scalarChildren -= 1
-        return !outerFinished && maxPublishers != .unlimited
-      }
-
-      /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
-      /// unlimited values.
-      @inlinable
-      mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
-        guard more != .none, demand != .unlimited else { return [] }
-        demand += more
-        guard demand == .unlimited else { return [] }
-        var upgraded: [any Subscription] = []
-        for index in children.indices where !children.children[index].unlimited {
-          children.children[index].unlimited = true
-          if let subscription = children.children[index].subscription { upgraded.append(subscription) }
-        }
-        return upgraded
-      }
-
-      /// Forgets the upstream and every child; returns the subscriptions to cancel.
-      @inlinable
-      mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> [any Subscription] {
-        var cancelled: [any Subscription] = []
-        if includingUpstream, let upstream { cancelled.append(upstream) }
-        for index in children.indices where children.ids[index] != excluded {
-          if let subscription = children.children[index].subscription { cancelled.append(subscription) }
-        }
-        upstream = nil
-        transform = nil
-        children.removeAll()
-        scalarChildren = 0
-        backlog.removeAll()
-        return cancelled
-      }
-    }
-
+  @usableFromInline
+  struct State {
     @usableFromInline
-    enum Step {
-      // `replenish` names the child to ask for one more value: an existential in the payload
-      // would make every copy of a step go through the runtime's generic enum witnesses.
-      case deliver(NewPublisher.Output, replenish: Int?)
-      case complete(Subscribers.Completion<Failure>)
-      /// The scalar inner publisher just delivered has finished: ask the upstream for one more.
-      case requestReplacement
-      case release
-      case idle
-    }
-
+    var phase = Phase.active
     @usableFromInline
-    enum Arrival {
-      case drop
-      case queued
-      case deliver(askForMore: Bool)
-    }
-
-    // Guarded by its own lock.
+    var upstream: (any Subscription)?
     @usableFromInline
-    let state: Locked<State>
-    // Owned by the thread that set `state.delivering`; released when the subscription ends.
-    @usableFromInline @exclusivity(unchecked)
-    var downstream: Downstream?
+    var upstreamReceived = false
     @usableFromInline
-    let maxPublishers: Subscribers.Demand
+    var outerFinished = false
     @usableFromInline
-    let census: CensusToken
-    // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+    var transform: ((Input) -> NewPublisher)?
     @usableFromInline
-    let handle: (Inner, SubscriptionRequest) -> Void
-    // Calls into `downstream`; see `DownstreamRelay`.
+    var children = FlatMapChildren()
+    /// Scalar inner publishers not yet finished (see `ScalarPublisher`): the one whose value
+    /// is being delivered, and those that never finish. They have no subscription, so they
+    /// are counted rather than listed in `children`.
     @usableFromInline
-    let relay: DownstreamRelay<Downstream>
-    // Reads inner publishers that need no subscription; see `ScalarPublisher`.
+    var scalarChildren = 0
     @usableFromInline
-    let scalar: ScalarReader<NewPublisher>
-
+    var nextChildID = 0
+    /// Values waiting for downstream demand or for the delivering thread, with their child.
     @usableFromInline
-    var description: String { "FlatMap" }
+    var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
     @usableFromInline
-    var censusScope: CensusScope? { census.scope }
+    var demand = Subscribers.Demand.none
+    @usableFromInline
+    var delivering = false
 
     @inlinable
-    init(
-      downstream: Downstream, maxPublishers: Subscribers.Demand,
-      transform: @escaping (Upstream.Output) -> NewPublisher
-    ) {
-      census = CensusToken(Inner.self, inheritingFrom: downstream)
-      state = Locked(State(transform: transform))
-      self.downstream = downstream
-      self.maxPublishers = maxPublishers
-      handle = SubscriptionRequest.dispatcher()
-      relay = DownstreamRelay()
-      scalar = ScalarReader()
-    }
-
-    // MARK: Upstream
-
-    @inlinable
-    func receive(subscription: any Subscription) {
-      let accepted = state.withLock { state -> Bool in
-        guard case .active = state.phase, !state.upstreamReceived else { return false }
-        state.upstreamReceived = true
-        state.upstream = subscription
-        return true
-      }
-      guard accepted else {
-        subscription.cancel()
-        return
-      }
-      if maxPublishers != .none { subscription.request(maxPublishers) }
+    init(transform: @escaping (Input) -> NewPublisher) {
+      self.transform = transform
     }
 
     @inlinable
-    func receive(_ input: Upstream.Output) -> Subscribers.Demand {
-      let claimed = state.withLock { state -> (Int, (Upstream.Output) -> NewPublisher)? in
-        guard case .active = state.phase, !state.outerFinished, let transform = state.transform else { return nil }
-        let id = state.nextChildID
-        state.nextChildID += 1
-        // Every inner publisher is of type `NewPublisher`: all of them are scalar, or none.
-        if scalar.read == nil { state.children.append(id) } else { state.scalarChildren += 1 }
-        return (id, transform)
-      }
-      guard let (id, transform) = claimed else { return .none }
-      let publisher = transform(input)
-      if let read = scalar.read {
-        receiveScalar(id, read(publisher))
-      } else {
-        publisher.subscribe(ChildSubscriber(parent: self, id: id))
-      }
-      return .none
+    mutating func claimDelivery() -> Bool {
+      if delivering { return false }
+      delivering = true
+      return true
     }
 
+    /// Whether every inner publisher has finished.
     @inlinable
-    func receive(completion: Subscribers.Completion<Failure>) {
-      switch completion {
-      case .finished:
-        let owns = state.withLock { state -> Bool in
-          guard case .active = state.phase, !state.outerFinished else { return false }
-          state.outerFinished = true
-          state.upstream = nil
-          state.transform = nil
-          return state.claimDelivery()
-        }
-        if owns { drain(more: .none) }
-      case .failure(let error):
-        fail(error, child: nil)
-      }
+    var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
+
+    /// Counts a scalar child as finished, and returns whether the upstream is to be asked for a
+    /// replacement: inner publishers are bounded and more may come. (A `Bool` rather than the
+    /// upstream itself: moving an optional subscription existential costs runtime calls, which
+    /// the unbounded case, the usual one, should not pay per value.)
+    @inlinable
+    mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> Bool {
+      scalarChildren -= 1
+      return !outerFinished && maxPublishers != .unlimited
     }
 
-    // MARK: Scalar children
-
-    /// Does what subscribing child `id` to a scalar publisher would, without the subscription:
-    /// the child asks for a value as soon as it is subscribed, so the value arrives at once and
-    /// the child finishes right after it (`childSubscribed`, `childReceived`, `childCompleted`).
-    ///
-    /// A scalar child is counted in `scalarChildren` for as long as the phase is `.active`: only
-    /// a failure or a cancel forgets it early, and they end that phase.
+    /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
+    /// unlimited values.
     @inlinable
-    func receiveScalar(_ id: Int, _ outcome: ScalarOutcome<NewPublisher.Output, Failure>) {
-      switch outcome {
-      case .value(let value): scalarReceived(id, value)
-      case .finished: scalarFinished()
-      case .failure(let error): fail(error, child: id)
-      case .silent: break
+    mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
+      guard more != .none, demand != .unlimited else { return [] }
+      demand += more
+      guard demand == .unlimited else { return [] }
+      var upgraded: [any Subscription] = []
+      for index in children.indices where !children.children[index].unlimited {
+        children.children[index].unlimited = true
+        if let subscription = children.children[index].subscription { upgraded.append(subscription) }
       }
+      return upgraded
     }
 
-    /// `childReceived` then `childCompleted`, for a scalar child.
+    /// Forgets the upstream and every child; returns the subscriptions to cancel.
     @inlinable
-    func scalarReceived(_ id: Int, _ value: NewPublisher.Output) {
-      var replacement: (any Subscription)?
-      let deliver = state.withLock { state -> Bool in
-        guard case .active = state.phase else { return false }
-        if state.delivering || state.demand == .none || !state.backlog.isEmpty {
-          state.backlog.append((id, value))
-          // The child finishes at once and its value waits without it. The thread that owns
-          // delivery drains the backlog; when nobody does, demand is zero and a drain would
-          // find nothing to do, so this thread does not claim it.
-          if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
-          return false
-        }
-        state.delivering = true
-        if state.demand != .unlimited { state.demand -= 1 }
-        return true
+    mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> [any Subscription] {
+      var cancelled: [any Subscription] = []
+      if includingUpstream, let upstream { cancelled.append(upstream) }
+      for index in children.indices where children.ids[index] != excluded {
+        if let subscription = children.children[index].subscription { cancelled.append(subscription) }
       }
-      replacement?.request(.max(1))
-      guard deliver else { return }
-      let more = downstream.map { relay.value($0, value) } ?? .none
-      drain(more: more, finishingScalar: true)
+      upstream = nil
+      transform = nil
+      children.removeAll()
+      scalarChildren = 0
+      backlog.removeAll()
+      return cancelled
     }
+  }
 
-    /// `childCompleted(_:_:)` with `.finished`, for a scalar child.
-    @inlinable
-    func scalarFinished() {
+  @usableFromInline
+  enum Step {
+    // `replenish` names the child to ask for one more value: an existential in the payload
+    // would make every copy of a step go through the runtime's generic enum witnesses.
+    case deliver(NewPublisher.Output, replenish: Int?)
+    case complete(Subscribers.Completion<Failure>)
+    /// The scalar inner publisher just delivered has finished: ask the upstream for one more.
+    case requestReplacement
+    case release
+    case idle
+  }
+
+  @usableFromInline
+  enum Arrival {
+    case drop
+    case queued
+    case deliver(askForMore: Bool)
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  // Owned by the thread that set `state.delivering`; released when the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline
+  let maxPublishers: Subscribers.Demand
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (FlatMapInner, SubscriptionRequest) -> Void
+  // Calls into `downstream`; see `DownstreamRelay`.
+  @usableFromInline
+  let relay: DownstreamRelay<Downstream>
+  // Reads inner publishers that need no subscription; see `ScalarPublisher`.
+  @usableFromInline
+  let scalar: ScalarReader<NewPublisher>
+
+  @usableFromInline
+  var description: String { "FlatMap" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(
+    downstream: Downstream, maxPublishers: Subscribers.Demand,
+    transform: @escaping (Input) -> NewPublisher
+  ) {
+    census = CensusToken(FlatMapInner.self, inheritingFrom: downstream)
+    state = Locked(State(transform: transform))
+    self.downstream = downstream
+    self.maxPublishers = maxPublishers
+    handle = SubscriptionRequest.dispatcher()
+    relay = DownstreamRelay()
+    scalar = ScalarReader()
+  }
+
+  // MARK: Upstream
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    let accepted = state.withLock { state -> Bool in
+      guard case .active = state.phase, !state.upstreamReceived else { return false }
+      state.upstreamReceived = true
+      state.upstream = subscription
+      return true
+    }
+    guard accepted else {
+      subscription.cancel()
+      return
+    }
+    if maxPublishers != .none { subscription.request(maxPublishers) }
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    let claimed = state.withLock { state -> (Int, (Input) -> NewPublisher)? in
+      guard case .active = state.phase, !state.outerFinished, let transform = state.transform else { return nil }
+      let id = state.nextChildID
+      state.nextChildID += 1
+      // Every inner publisher is of type `NewPublisher`: all of them are scalar, or none.
+      if scalar.read == nil { state.children.append(id) } else { state.scalarChildren += 1 }
+      return (id, transform)
+    }
+    guard let (id, transform) = claimed else { return .none }
+    let publisher = transform(input)
+    if let read = scalar.read {
+      receiveScalar(id, read(publisher))
+    } else {
+      publisher.subscribe(ChildSubscriber(parent: self, id: id))
+    }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished:
+      let owns = state.withLock { state -> Bool in
+        guard case .active = state.phase, !state.outerFinished else { return false }
+        state.outerFinished = true
+        state.upstream = nil
+        state.transform = nil
+        return state.claimDelivery()
+      }
+      if owns { drain(more: .none) }
+    case .failure(let error):
+      fail(error, child: nil)
+    }
+  }
+
+  // MARK: Scalar children
+
+  /// Does what subscribing child `id` to a scalar publisher would, without the subscription:
+  /// the child asks for a value as soon as it is subscribed, so the value arrives at once and
+  /// the child finishes right after it (`childSubscribed`, `childReceived`, `childCompleted`).
+  ///
+  /// A scalar child is counted in `scalarChildren` for as long as the phase is `.active`: only
+  /// a failure or a cancel forgets it early, and they end that phase.
+  @inlinable
+  func receiveScalar(_ id: Int, _ outcome: ScalarOutcome<NewPublisher.Output, Failure>) {
+    switch outcome {
+    case .value(let value): scalarReceived(id, value)
+    case .finished: scalarFinished()
+    case .failure(let error): fail(error, child: id)
+    case .silent: break
+    }
+  }
+
+  /// `childReceived` then `childCompleted`, for a scalar child.
+  @inlinable
+  func scalarReceived(_ id: Int, _ value: NewPublisher.Output) {
+    var replacement: (any Subscription)?
+    let deliver = state.withLock { state -> Bool in
+      guard case .active = state.phase else { return false }
+      if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+        state.backlog.append((id, value))
+        // The child finishes at once and its value waits without it. The thread that owns
+        // delivery drains the backlog; when nobody does, demand is zero and a drain would
+        // find nothing to do, so this thread does not claim it.
+        if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
+        return false
+      }
+      state.delivering = true
+      if state.demand != .unlimited { state.demand -= 1 }
+      return true
+    }
+    replacement?.request(.max(1))
+    guard deliver else { return }
+    let more = downstream.map { relay.value($0, value) } ?? .none
+    drain(more: more, finishingScalar: true)
+  }
+
+  /// `childCompleted(_:_:)` with `.finished`, for a scalar child.
+  @inlinable
+  func scalarFinished() {
+    var replacement: (any Subscription)?
+    let owns = state.withLock { state -> Bool in
+      guard case .active = state.phase else { return false }
+      if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
+      return state.claimDelivery()
+    }
+    replacement?.request(.max(1))
+    if owns { drain(more: .none) }
+  }
+
+  // MARK: Children
+
+  @inlinable
+  func childSubscribed(_ id: Int, _ subscription: any Subscription) {
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard case .active = state.phase, let index = state.children.index(of: id),
+        state.children.children[index].subscription == nil
+      else {
+        return nil
+      }
+      let unlimited = state.demand == .unlimited
+      state.children.children[index] = FlatMapChild(subscription: subscription, unlimited: unlimited)
+      return unlimited ? .unlimited : .max(1)
+    }
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
+    subscription.request(demand)
+  }
+
+  @inlinable
+  func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
+    let arrival = state.withLock { state -> Arrival in
+      guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
+      if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+        state.backlog.append((id, value))
+        return .queued
+      }
+      state.delivering = true
+      if state.demand != .unlimited { state.demand -= 1 }
+      return .deliver(askForMore: !state.children.children[index].unlimited)
+    }
+    guard case .deliver(let askForMore) = arrival else { return .none }
+    let more = downstream.map { relay.value($0, value) } ?? .none
+    drain(more: more)
+    return askForMore ? .max(1) : .none
+  }
+
+  @inlinable
+  func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
+    switch completion {
+    case .finished:
+      // The upstream leaves through a captured variable: an existential inside the lock's
+      // generic result would be copied through the runtime's generic witnesses.
       var replacement: (any Subscription)?
       let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase else { return false }
-        if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
+        guard case .active = state.phase, state.children.remove(id) else { return false }
+        if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
         return state.claimDelivery()
       }
       replacement?.request(.max(1))
       if owns { drain(more: .none) }
+    case .failure(let error):
+      fail(error, child: id)
     }
+  }
 
-    // MARK: Children
+  // MARK: Downstream
 
-    @inlinable
-    func childSubscribed(_ id: Int, _ subscription: any Subscription) {
-      let demand = state.withLock { state -> Subscribers.Demand? in
-        guard case .active = state.phase, let index = state.children.index(of: id),
-          state.children.children[index].subscription == nil
-        else {
-          return nil
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    demand.assertPositive()
+    let (upgraded, owns) = state.withLock { state -> ([any Subscription], Bool) in
+      guard case .active = state.phase else { return ([], false) }
+      let upgraded = state.addDemand(demand)
+      return (upgraded, !state.backlog.isEmpty && state.claimDelivery())
+    }
+    for subscription in upgraded { subscription.request(.unlimited) }
+    if owns { drain(more: .none) }
+  }
+
+  @inlinable
+  func handleCancel() {
+    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+      switch state.phase {
+      case .active, .failing: break
+      case .cancelled, .done: return nil
+      }
+      state.phase = .cancelled
+      return (state.detachAll(except: nil, includingUpstream: true), state.claimDelivery())
+    }
+    guard let (subscriptions, owns) = ended else { return }
+    for subscription in subscriptions { subscription.cancel() }
+    if owns { drain(more: .none) }
+  }
+
+  /// The subscription of child `id`, if it is still attached.
+  @inlinable
+  func childSubscription(_ id: Int) -> (any Subscription)? {
+    state.withLock { state in state.children.index(of: id).flatMap { state.children.children[$0].subscription } }
+  }
+
+  // MARK: Delivery
+
+  @inlinable
+  func fail(_ error: Failure, child failed: Int?) {
+    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+      guard case .active = state.phase else { return nil }
+      state.phase = .failing(error)
+      return (state.detachAll(except: failed, includingUpstream: failed != nil), state.claimDelivery())
+    }
+    guard let (subscriptions, owns) = ended else { return }
+    for subscription in subscriptions { subscription.cancel() }
+    if owns { drain(more: .none) }
+  }
+
+  /// Runs while this thread owns delivery: adds the demand the downstream just returned,
+  /// delivers the backlog while there is demand, and completes when everything has finished.
+  ///
+  /// `finishingScalar`: this thread just delivered the value of a scalar child. A subscribed
+  /// child would finish once this drain had let go of delivery; it finishes instead where the
+  /// drain would let go, and this thread keeps delivery for what follows.
+  @inlinable
+  func drain(more initial: Subscribers.Demand, finishingScalar: Bool = false) {
+    var more = initial
+    var finishing = finishingScalar
+    // The upstream leaves through a captured variable; see `childCompleted`.
+    var replacement: (any Subscription)?
+    while true {
+      let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
+        switch state.phase {
+        case .active:
+          let upgraded = state.addDemand(more)
+          if state.demand != .none, let (id, value) = state.backlog.popFirst() {
+            if state.demand != .unlimited { state.demand -= 1 }
+            let replenish = state.children.index(of: id).flatMap { index in
+              state.children.children[index].unlimited ? nil : id
+            }
+            return (.deliver(value, replenish: replenish), upgraded)
+          }
+          if finishing {
+            finishing = false
+            if state.finishScalarChild(maxPublishers: maxPublishers) {
+              replacement = state.upstream
+              return (.requestReplacement, upgraded)
+            }
+          }
+          if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
+            state.phase = .done
+            return (.complete(.finished), upgraded)
+          }
+          state.delivering = false
+          return (.idle, upgraded)
+        case .failing(let error):
+          state.phase = .done
+          return (.complete(.failure(error)), [])
+        case .cancelled, .done:
+          state.phase = .done
+          return (.release, [])
         }
-        let unlimited = state.demand == .unlimited
-        state.children.children[index] = FlatMapChild(subscription: subscription, unlimited: unlimited)
-        return unlimited ? .unlimited : .max(1)
-      }
-      guard let demand else {
-        subscription.cancel()
-        return
-      }
-      subscription.request(demand)
-    }
-
-    @inlinable
-    func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
-      let arrival = state.withLock { state -> Arrival in
-        guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
-        if state.delivering || state.demand == .none || !state.backlog.isEmpty {
-          state.backlog.append((id, value))
-          return .queued
-        }
-        state.delivering = true
-        if state.demand != .unlimited { state.demand -= 1 }
-        return .deliver(askForMore: !state.children.children[index].unlimited)
-      }
-      guard case .deliver(let askForMore) = arrival else { return .none }
-      let more = downstream.map { relay.value($0, value) } ?? .none
-      drain(more: more)
-      return askForMore ? .max(1) : .none
-    }
-
-    @inlinable
-    func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
-      switch completion {
-      case .finished:
-        // The upstream leaves through a captured variable: an existential inside the lock's
-        // generic result would be copied through the runtime's generic witnesses.
-        var replacement: (any Subscription)?
-        let owns = state.withLock { state -> Bool in
-          guard case .active = state.phase, state.children.remove(id) else { return false }
-          if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
-          return state.claimDelivery()
-        }
-        replacement?.request(.max(1))
-        if owns { drain(more: .none) }
-      case .failure(let error):
-        fail(error, child: id)
-      }
-    }
-
-    // MARK: Downstream
-
-    @usableFromInline
-    func request(_ demand: Subscribers.Demand) {
-      handle(self, .demand(demand))
-    }
-
-    @usableFromInline
-    func cancel() {
-      handle(self, .cancel)
-    }
-
-    @inlinable
-    func handleDemand(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let (upgraded, owns) = state.withLock { state -> ([any Subscription], Bool) in
-        guard case .active = state.phase else { return ([], false) }
-        let upgraded = state.addDemand(demand)
-        return (upgraded, !state.backlog.isEmpty && state.claimDelivery())
       }
       for subscription in upgraded { subscription.request(.unlimited) }
-      if owns { drain(more: .none) }
-    }
-
-    @inlinable
-    func handleCancel() {
-      let ended = state.withLock { state -> ([any Subscription], Bool)? in
-        switch state.phase {
-        case .active, .failing: break
-        case .cancelled, .done: return nil
-        }
-        state.phase = .cancelled
-        return (state.detachAll(except: nil, includingUpstream: true), state.claimDelivery())
-      }
-      guard let (subscriptions, owns) = ended else { return }
-      for subscription in subscriptions { subscription.cancel() }
-      if owns { drain(more: .none) }
-    }
-
-    /// The subscription of child `id`, if it is still attached.
-    @inlinable
-    func childSubscription(_ id: Int) -> (any Subscription)? {
-      state.withLock { state in state.children.index(of: id).flatMap { state.children.children[$0].subscription } }
-    }
-
-    // MARK: Delivery
-
-    @inlinable
-    func fail(_ error: Failure, child failed: Int?) {
-      let ended = state.withLock { state -> ([any Subscription], Bool)? in
-        guard case .active = state.phase else { return nil }
-        state.phase = .failing(error)
-        return (state.detachAll(except: failed, includingUpstream: failed != nil), state.claimDelivery())
-      }
-      guard let (subscriptions, owns) = ended else { return }
-      for subscription in subscriptions { subscription.cancel() }
-      if owns { drain(more: .none) }
-    }
-
-    /// Runs while this thread owns delivery: adds the demand the downstream just returned,
-    /// delivers the backlog while there is demand, and completes when everything has finished.
-    ///
-    /// `finishingScalar`: this thread just delivered the value of a scalar child. A subscribed
-    /// child would finish once this drain had let go of delivery; it finishes instead where the
-    /// drain would let go, and this thread keeps delivery for what follows.
-    @inlinable
-    func drain(more initial: Subscribers.Demand, finishingScalar: Bool = false) {
-      var more = initial
-      var finishing = finishingScalar
-      // The upstream leaves through a captured variable; see `childCompleted`.
-      var replacement: (any Subscription)?
-      while true {
-        let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
-          switch state.phase {
-          case .active:
-            let upgraded = state.addDemand(more)
-            if state.demand != .none, let (id, value) = state.backlog.popFirst() {
-              if state.demand != .unlimited { state.demand -= 1 }
-              let replenish = state.children.index(of: id).flatMap { index in
-                state.children.children[index].unlimited ? nil : id
-              }
-              return (.deliver(value, replenish: replenish), upgraded)
-            }
-            if finishing {
-              finishing = false
-              if state.finishScalarChild(maxPublishers: maxPublishers) {
-                replacement = state.upstream
-                return (.requestReplacement, upgraded)
-              }
-            }
-            if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
-              state.phase = .done
-              return (.complete(.finished), upgraded)
-            }
-            state.delivering = false
-            return (.idle, upgraded)
-          case .failing(let error):
-            state.phase = .done
-            return (.complete(.failure(error)), [])
-          case .cancelled, .done:
-            state.phase = .done
-            return (.release, [])
-          }
-        }
-        for subscription in upgraded { subscription.request(.unlimited) }
-        switch step {
-        case .deliver(let value, let replenish):
-          more = downstream.map { relay.value($0, value) } ?? .none
-          if let replenish { childSubscription(replenish)?.request(.max(1)) }
-        case .requestReplacement:
-          more = .none
-          replacement?.request(.max(1))
-          replacement = nil
-        case .complete(let completion):
-          let downstream = self.downstream
-          self.downstream = nil
-          if let downstream { relay.completion(downstream, completion) }
-          return
-        case .release:
-          downstream = nil
-          return
-        case .idle:
-          return
-        }
+      switch step {
+      case .deliver(let value, let replenish):
+        more = downstream.map { relay.value($0, value) } ?? .none
+        if let replenish { childSubscription(replenish)?.request(.max(1)) }
+      case .requestReplacement:
+        more = .none
+        replacement?.request(.max(1))
+        replacement = nil
+      case .complete(let completion):
+        let downstream = self.downstream
+        self.downstream = nil
+        if let downstream { relay.completion(downstream, completion) }
+        return
+      case .release:
+        downstream = nil
+        return
+      case .idle:
+        return
       }
     }
   }

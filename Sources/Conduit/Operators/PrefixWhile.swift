@@ -30,9 +30,15 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(predicate: predicate)))
+      upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
   }
+}
+
+extension Publishers.PrefixWhile {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
+  where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.PrefixWhile {

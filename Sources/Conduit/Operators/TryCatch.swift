@@ -41,13 +41,21 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
       upstream.subscribe(
-        CatchSubscription<Upstream, NewPublisher, S>(
+        Inner<S>(
           downstream: subscriber,
           handler: { error in Result { try handler(error) } },
           replacementFailure: { $0 },
           description: "TryCatch"))
     }
   }
+}
+
+extension Publishers.TryCatch {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = CatchSubscription<
+    CatchTypes<Upstream.Output, Upstream.Failure, NewPublisher, Downstream>
+  >
+  where Downstream.Input == Output
 }
 
 extension Publisher {

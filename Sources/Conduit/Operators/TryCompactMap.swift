@@ -34,7 +34,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(transform: transform)))
+      upstream.subscribe(Inner(downstream: subscriber, step: Step(transform: transform)))
     }
   }
 }
@@ -54,6 +54,12 @@ extension Publishers.TryCompactMap {
     let first = self.transform
     return Publishers.TryCompactMap(upstream: upstream) { try first($0).flatMap(transform) }
   }
+}
+
+extension Publishers.TryCompactMap {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
+  where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryCompactMap {

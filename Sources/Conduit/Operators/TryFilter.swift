@@ -34,7 +34,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(isIncluded: isIncluded)))
+      upstream.subscribe(Inner(downstream: subscriber, step: Step(isIncluded: isIncluded)))
     }
   }
 }
@@ -65,6 +65,12 @@ extension Publishers.TryFilter {
     let first = self.isIncluded
     return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
   }
+}
+
+extension Publishers.TryFilter {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
+  where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryFilter {

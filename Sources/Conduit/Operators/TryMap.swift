@@ -34,7 +34,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
-      upstream.subscribe(FallibleInner(downstream: subscriber, step: Step(transform: transform)))
+      upstream.subscribe(Inner(downstream: subscriber, step: Step(transform: transform)))
     }
   }
 }
@@ -81,6 +81,12 @@ extension Publishers.TryMap {
     let first = self.transform
     return Publishers.TryMap(upstream: upstream) { try transform(try first($0)) }
   }
+}
+
+extension Publishers.TryMap {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
+  where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryMap {

@@ -42,10 +42,16 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(
-        FallibleInner(
+        Inner(
           downstream: subscriber, step: Step(result: initialResult, nextPartialResult: nextPartialResult)))
     }
   }
+}
+
+extension Publishers.TryScan {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
+  where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryScan {
