@@ -1,0 +1,82 @@
+import Conduit
+
+/// Pipelines that use an operator more than once, or nest combining operators whose values grow.
+///
+/// The optimizer keeps a generic function specialized along a call chain only until the function
+/// recurs with type arguments that grow; after that, calls run generic code that looks up type
+/// metadata on every value (see `OperatorLink` in Conduit). These workloads keep the pipelines in
+/// which that happened, ten to a hundred times slower per value, under watch. CI also fails the
+/// release build if the optimizer reports such a loop for a subscriber's `receive(_:)`. Their
+/// targets are guards set well above what the pipelines take now and well below what they took
+/// then; no issue set them.
+enum SpecializationWorkloads {
+  nonisolated(unsafe) static let all: [Workload] = [
+    Workload(
+      "map, filter, removeDuplicates, handleEvents, scan, compactMap, 3 x each, per value",
+      baseline: "baseline.ClosureChain", target: 12,
+      note: "(a guard, not a goal: 20x when the third uses ran unspecialized)"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let first = repeatedStep(subject)
+      let second = repeatedStep(first)
+      let third = repeatedStep(second)
+      let cancellable = third.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { subject.send(value) }
+      }
+    },
+    Workload(
+      "tryMap, prefix, dropFirst, output(in:), mapError, 3 x each, per value",
+      baseline: "baseline.ClosureChain", target: 8,
+      note: "(a guard, not a goal: 38x when the third uses ran unspecialized)"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let first = fallibleStep(subject.setFailureType(to: (any Error).self))
+      let second = fallibleStep(first)
+      let third = fallibleStep(second)
+      let cancellable = third.sink(receiveCompletion: { _ in }, receiveValue: { blackHole($0) })
+      defer { cancellable.cancel() }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { subject.send(value) }
+      }
+    },
+    Workload(
+      "combineLatest nested 4 deep without a transform (values grow), per value",
+      baseline: "baseline.LockedCall", target: 20,
+      note: "(a guard, not a goal: 175x when the deeper levels ran unspecialized)"
+    ) {
+      let subjects = (0..<5).map { _ in CurrentValueSubject<Int, Never>(0) }
+      let inner = subjects[0].combineLatest(subjects[1]).combineLatest(subjects[2])
+      let outer = inner.combineLatest(subjects[3]).combineLatest(subjects[4])
+      let cancellable = outer.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { subjects[0].send(value) }
+      }
+    },
+  ]
+
+  /// Six operators that keep the values' type; everything passes.
+  static func repeatedStep<P: Publisher>(_ upstream: P) -> some Publisher<Int, Never>
+  where P.Output == Int, P.Failure == Never {
+    upstream
+      .map { $0 &+ 1 }
+      .filter { $0 != Int.min }
+      .removeDuplicates()
+      .handleEvents(receiveOutput: { blackHole($0) })
+      .scan(0) { _, value in value }
+      .compactMap { $0 }
+  }
+
+  /// Five operators that can end the stream or fail; everything passes.
+  static func fallibleStep<P: Publisher>(_ upstream: P) -> some Publisher<Int, any Error>
+  where P.Output == Int, P.Failure == any Error {
+    upstream
+      .tryMap { $0 &+ 1 }
+      .prefix(Int.max)
+      .dropFirst(0)
+      .output(in: 0...)
+      .mapError { $0 }
+  }
+}
