@@ -28,11 +28,13 @@ extension Publishers {
     /// How many of the most recent values a new subscriber receives.
     public let bufferSize: Int
 
-    private let inner: Autoconnect<Multicast<Upstream, ReplaySubject<Output, Failure>>>
+    @usableFromInline
+    let inner: Autoconnect<Multicast<Upstream, ReplaySubject<Output, Failure>>>
 
     /// Creates a publisher that shares and replays the output of the upstream publisher.
     ///
     /// - Precondition: `bufferSize` is positive.
+    @inlinable
     public init(upstream: Upstream, bufferSize: Int) {
       precondition(
         bufferSize > 0,
@@ -43,6 +45,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       inner.receive(subscriber: subscriber)
     }
@@ -63,6 +66,7 @@ extension Publisher {
   /// ```swift
   /// let current = userUpdates.share(replay: 1)
   /// ```
+  @inlinable
   public func share(replay count: Int) -> Publishers.ShareReplay<Self> {
     Publishers.ShareReplay(upstream: self, bufferSize: count)
   }

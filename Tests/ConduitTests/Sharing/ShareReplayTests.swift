@@ -43,6 +43,46 @@ struct ShareReplayTests {
     late.cancel()
   }
 
+  /// A live value goes straight down only when nothing waits: one that arrives while the
+  /// subscriber has no demand waits, and goes before the later ones.
+  @Test func liveValuesKeepTheirOrderAcrossDemand() {
+    let source = PassthroughSubject<Int, Never>()
+    let shared = source.share(replay: 4)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    shared.subscribe(subscriber)
+    source.send(1)
+    source.send(2)
+    source.send(3)
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(3))
+    #expect(subscriber.values == [1, 2, 3])
+    source.send(4)
+    source.send(5)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    source.send(6)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  /// A value sent from inside the subscriber's `receive(_:)` waits for that call to return, and
+  /// demand the subscriber returns from it counts.
+  @Test func reentrantSendAndReturnedDemandKeepOrder() {
+    let source = PassthroughSubject<Int, Never>()
+    let shared = source.share(replay: 1)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    subscriber.onValue { value in
+      if value < 3 { source.send(value + 1) }
+    }
+    shared.subscribe(subscriber)
+    source.send(1)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
   @Test func subscriberAfterCompletionGetsReplayThenCompletion() {
     let shared = [1, 2, 3].publisher.share(replay: 1)
     let first = TestSubscriber<Int, Never>()
