@@ -28,6 +28,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       subscriber.receive(subscription: inner)
@@ -42,7 +43,8 @@ extension Publishers.DropUntilOutput: Equatable where Upstream: Equatable, Other
 extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.DropUntilOutput {
-  private typealias Inner<Downstream: Subscriber> = DropUntilOutputInner<
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = DropUntilOutputInner<
     Link<Upstream.Output, Upstream.Failure, Downstream>
   >
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
@@ -57,22 +59,29 @@ extension Publishers.DropUntilOutput {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-private final class DropUntilOutputInner<Types: OperatorLink>: TriggeredSubscription<Types.Downstream>, Subscriber,
+@usableFromInline
+final class DropUntilOutputInner<Types: OperatorLink>: TriggeredSubscription<Types.Downstream>, Subscriber,
   TriggerTarget,
   CustomStringConvertible, @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
   typealias Input = Types.Input
+  @usableFromInline
   typealias Failure = Types.Failure
+  @usableFromInline
   typealias Downstream = Types.Downstream
 
+  @usableFromInline
   var description: String { "DropUntilOutput" }
 
+  @inlinable
   init(downstream: Downstream) {
     super.init(DropUntilOutputInner.self, downstream: downstream)
   }
 
   // MARK: Upstream
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
       guard case .awaiting = state.upstream, !state.terminal else { return nil }
@@ -87,6 +96,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     if demand > 0 { subscription.request(demand) }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
       // Before the trigger, the value is dropped and the demand it answered is spent, as
@@ -103,6 +113,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: The other publisher
 
+  @inlinable
   func triggerFired() -> Subscribers.Demand {
     let trigger = state.withLock { state -> (any Subscription)? in
       guard case .active(let trigger) = state.trigger, !state.terminal else { return nil }
@@ -115,6 +126,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return .none
   }
 
+  @inlinable
   func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
     // Ending before emitting ends the stream, even when it finishes; after emitting, it
     // changes nothing.

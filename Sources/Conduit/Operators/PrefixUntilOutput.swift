@@ -26,6 +26,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = Inner(downstream: subscriber)
       other.subscribe(TriggerSubscriber<Inner<S>, Other.Output>(target: inner))
@@ -37,7 +38,8 @@ extension Publishers {
 extension Publishers.PrefixUntilOutput: Sendable where Upstream: Sendable, Other: Sendable {}
 
 extension Publishers.PrefixUntilOutput {
-  private typealias Inner<Downstream: Subscriber> = PrefixUntilOutputInner<
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = PrefixUntilOutputInner<
     PrefixUntilOutputTypes<Upstream.Output, Upstream.Failure, Other.Failure, Downstream>
   >
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
@@ -45,14 +47,16 @@ extension Publishers.PrefixUntilOutput {
 
 /// The types `prefix(untilOutputFrom:)`'s subscriber works with: an `OperatorLink` that also
 /// names the errors of the other publisher.
-private protocol PrefixUntilOutputLink: OperatorLink {
+@usableFromInline
+protocol PrefixUntilOutputLink: OperatorLink {
   /// The kind of errors the other publisher sends.
   associatedtype OtherFailure: Error
 }
 
 /// The `PrefixUntilOutputLink` of a subscriber that receives `Input` and `Failure`, watches a
 /// publisher failing with `OtherFailure`, and sends on to `Downstream`. Never instantiated.
-private enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, Downstream: Subscriber>:
+@usableFromInline
+enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, Downstream: Subscriber>:
   PrefixUntilOutputLink
 {}
 
@@ -66,28 +70,36 @@ private enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, 
 ///
 /// Generic over one `PrefixUntilOutputLink`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
-private final class PrefixUntilOutputInner<Types: PrefixUntilOutputLink>: TriggeredSubscription<Types.Downstream>,
+@usableFromInline
+final class PrefixUntilOutputInner<Types: PrefixUntilOutputLink>: TriggeredSubscription<Types.Downstream>,
   Subscriber, TriggerTarget,
   CustomStringConvertible, @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
   typealias Input = Types.Input
+  @usableFromInline
   typealias Failure = Types.Failure
+  @usableFromInline
   typealias Downstream = Types.Downstream
 
+  @usableFromInline
   var description: String { "PrefixUntilOutput" }
 
+  @inlinable
   init(downstream: Downstream) {
     super.init(PrefixUntilOutputInner.self, downstream: downstream)
   }
 
   // MARK: Upstream
 
-  private enum SubscriptionAction {
+  @usableFromInline
+  enum SubscriptionAction {
     case reject
     case forward(Downstream)
     case finishAtOnce(Downstream)
   }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let action = state.withLock { state -> SubscriptionAction in
       guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
@@ -116,6 +128,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     }
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
       guard !state.terminal, case .active = state.upstream, let downstream = state.downstream else { return nil }
@@ -130,6 +143,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: The other publisher
 
+  @inlinable
   func triggerFired() -> Subscribers.Demand {
     let (trigger, upstream, downstream) = state.withLock {
       state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
@@ -148,6 +162,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return .none
   }
 
+  @inlinable
   func triggerCompleted(_ completion: Subscribers.Completion<Types.OtherFailure>) {
     // The other publisher ending without a value changes nothing.
     state.withLock { state in

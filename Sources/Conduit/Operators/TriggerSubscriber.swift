@@ -1,4 +1,5 @@
 /// What a `TriggerSubscriber` reports the second publisher's events to.
+@usableFromInline
 protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible {
   /// The kind of errors the second publisher sends.
   associatedtype TriggerFailure: Error
@@ -13,16 +14,29 @@ protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible, CustomStr
 
 /// Receives the events of the second publisher of `drop(untilOutputFrom:)` and
 /// `prefix(untilOutputFrom:)` on behalf of the operator's subscription, `target`.
+@usableFromInline
 struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomStringConvertible {
+  @usableFromInline
   typealias Failure = Target.TriggerFailure
 
+  @usableFromInline
   let target: Target
 
+  @inlinable
+  init(target: Target) {
+    self.target = target
+  }
+
+  @inlinable
   var combineIdentifier: CombineIdentifier { target.combineIdentifier }
+  @inlinable
   var description: String { target.description }
 
+  @inlinable
   func receive(subscription: any Subscription) { target.triggerReceive(subscription: subscription) }
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand { target.triggerFired() }
+  @inlinable
   func receive(completion: Subscribers.Completion<Target.TriggerFailure>) { target.triggerCompleted(completion) }
 }
 
@@ -37,35 +51,58 @@ struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomString
 /// overlap. Calls nest when a synchronous upstream delivers from inside `request`, called from
 /// inside downstream's `receive(subscription:)` or `receive(_:)`: the completion then waits for
 /// the outermost call to return.
+///
+/// Its methods are `final`: a subclass's per-value `receive(_:)` calls them directly, so they are
+/// specialized with it (a method reached through a generic class's vtable runs unspecialized).
+@usableFromInline
 class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped, @unchecked Sendable {
+  @usableFromInline
   enum Link {
     case awaiting
     case active(any Subscription)
     case done
   }
 
+  @usableFromInline
   struct State {
+    @usableFromInline
     var downstream: Downstream?
+    @usableFromInline
     var upstream = Link.awaiting
+    @usableFromInline
     var trigger = Link.awaiting
     // Requested before upstream's subscription arrived.
+    @usableFromInline
     var pendingDemand = Subscribers.Demand.none
     // The other publisher has emitted.
+    @usableFromInline
     var triggered = false
     // How deep the calls into downstream that are running nest (see the type's comment).
+    @usableFromInline
     var delivering = 0
     // A completion decided while `delivering`, for that thread to deliver.
+    @usableFromInline
     var pendingCompletion: Subscribers.Completion<Downstream.Failure>?
+    @usableFromInline
     var terminal = false
+
+    @inlinable
+    init(downstream: Downstream) {
+      self.downstream = downstream
+    }
   }
 
   // Guarded by its own lock.
+  @usableFromInline
   let state: Locked<State>
-  private let census: CensusToken
+  @usableFromInline
+  let census: CensusToken
 
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   /// `type` is the subclass, for the census.
+  @inlinable
   init(_ type: Any.Type, downstream: Downstream) {
     census = CensusToken(type, inheritingFrom: downstream)
     state = Locked(State(downstream: downstream))
@@ -73,7 +110,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   // MARK: Upstream
 
-  func receive(completion: Subscribers.Completion<Downstream.Failure>) {
+  @inlinable
+  final func receive(completion: Subscribers.Completion<Downstream.Failure>) {
     let (downstream, trigger) = state.withLock { state -> (Downstream?, (any Subscription)?) in
       guard !state.terminal, case .active = state.upstream else { return (nil, nil) }
       state.upstream = .done
@@ -85,7 +123,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   // MARK: The other publisher
 
-  func triggerReceive(subscription: any Subscription) {
+  @inlinable
+  final func triggerReceive(subscription: any Subscription) {
     let accepted = state.withLock { state -> Bool in
       guard case .awaiting = state.trigger, !state.terminal else { return false }
       state.trigger = .active(subscription)
@@ -100,7 +139,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   // MARK: Subscription
 
-  func request(_ demand: Subscribers.Demand) {
+  @inlinable
+  final func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let upstream = state.withLock { state -> (any Subscription)? in
       guard !state.terminal else { return nil }
@@ -113,7 +153,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     upstream?.request(demand)
   }
 
-  func cancel() {
+  @inlinable
+  final func cancel() {
     let (upstream, trigger) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
       guard !state.terminal else { return (nil, nil) }
       state.terminal = true
@@ -129,7 +170,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   /// Ends the stream in `state`: returns the subscriber to complete now, or `nil` if the thread
   /// inside a call into it will complete it when that call returns.
-  func end(_ state: inout State, with completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
+  @inlinable
+  final func end(_ state: inout State, with completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
     state.terminal = true
     if state.delivering > 0 {
       state.pendingCompletion = completion
@@ -140,7 +182,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
   }
 
   /// Called by the thread that raised `delivering` once its call into downstream returned.
-  func endDelivery(to downstream: Downstream) {
+  @inlinable
+  final func endDelivery(to downstream: Downstream) {
     let completion = state.withLock { state -> Subscribers.Completion<Downstream.Failure>? in
       state.delivering -= 1
       guard state.delivering == 0, let completion = state.pendingCompletion else { return nil }
@@ -151,7 +194,8 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     if let completion { downstream.receive(completion: completion) }
   }
 
-  func take(_ link: inout Link) -> (any Subscription)? {
+  @inlinable
+  final func take(_ link: inout Link) -> (any Subscription)? {
     defer { link = .done }
     if case .active(let subscription) = link { return subscription }
     return nil
