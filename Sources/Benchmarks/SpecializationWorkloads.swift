@@ -1,6 +1,8 @@
 import Conduit
 
-/// Pipelines that use an operator more than once, or nest combining operators whose values grow.
+/// Pipelines whose per-value code once ran unspecialized: an operator used more than once,
+/// combining operators nested with values that grow, and operators whose code client modules
+/// could not specialize at all (`share(replay:)`, `drop(untilOutputFrom:)`).
 ///
 /// The optimizer keeps a generic function specialized along a call chain only until the function
 /// recurs with type arguments that grow; after that, calls run generic code that looks up type
@@ -53,6 +55,36 @@ enum SpecializationWorkloads {
       defer { cancellable.cancel() }
       return measure(operations: 200_000) { count in
         for value in 0..<count { subjects[0].send(value) }
+      }
+    },
+    Workload(
+      "share(replay: 1) with two subscribers, per value sent", baseline: "baseline.LockedCall", target: 60,
+      note: "(a guard, not a goal: 880x when none of it could be specialized)"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let shared = subject.share(replay: 1)
+      let first = shared.sink { blackHole($0) }
+      let second = shared.sink { blackHole($0) }
+      defer {
+        first.cancel()
+        second.cancel()
+      }
+      return measure(operations: 500_000) { count in
+        for value in 0..<count { subject.send(value) }
+      }
+    },
+    Workload(
+      "drop(untilOutputFrom:) and prefix(untilOutputFrom:), per value", baseline: "baseline.LockedCall", target: 20,
+      note: "(a guard, not a goal: about 250x when none of it could be specialized)"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let start = PassthroughSubject<Void, Never>()
+      let stop = PassthroughSubject<Void, Never>()
+      let cancellable = subject.drop(untilOutputFrom: start).prefix(untilOutputFrom: stop).sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      start.send(())
+      return measure(operations: 500_000) { count in
+        for value in 0..<count { subject.send(value) }
       }
     },
   ]
