@@ -104,8 +104,10 @@ struct HandleEventsHandlers<Input, Failure: Error> {
 }
 
 /// Stands between upstream and downstream as the subscription, so that it sees requests and
-/// cancellation. The downstream and the closures live in the locked state and are taken out
-/// for each call, then released when the stream completes or is cancelled.
+/// cancellation. The downstream and the closures wait in the locked state for the upstream
+/// subscription, then move with it into a `Targets` object that the state holds; each call takes
+/// a reference to that object out of the lock, and the state drops it when the stream completes
+/// or is cancelled.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -123,10 +125,32 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Handlers = HandleEventsHandlers<Input, Failure>
 
+  /// Everything a subscribed stream calls, in one object that never changes: taking it out of the
+  /// state retains one reference, where copying the downstream, the five optional closures and the
+  /// upstream subscription out retained and released each of them around every value. The state
+  /// drops it when the stream completes or is cancelled, and it goes with the last call that
+  /// still runs.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let handlers: Handlers
+    @usableFromInline
+    let upstream: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, handlers: Handlers, upstream: any Subscription) {
+      self.downstream = downstream
+      self.handlers = handlers
+      self.upstream = upstream
+    }
+  }
+
   @usableFromInline
   enum State {
     case awaitingSubscription(Downstream, Handlers)
-    case subscribed(Downstream, Handlers, any Subscription)
+    case subscribed(Targets)
     case terminal
   }
 
@@ -153,21 +177,22 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let handlers = state.withLock { state -> Handlers? in
-      guard case .awaitingSubscription(_, let handlers) = state else { return nil }
-      return handlers
+    let awaiting = state.withLock { state -> (Downstream, Handlers)? in
+      guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
+      return (downstream, handlers)
     }
-    guard let handlers else {
+    guard let (downstream, handlers) = awaiting else {
       subscription.cancel()
       return
     }
     handlers.receiveSubscription?(subscription)
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
-      state = .subscribed(downstream, handlers, subscription)
-      return downstream
+    let targets = Targets(downstream: downstream, handlers: handlers, upstream: subscription)
+    let subscribed = state.withLock { state -> Bool in
+      guard case .awaitingSubscription = state else { return false }
+      state = .subscribed(targets)
+      return true
     }
-    guard let downstream else {
+    guard subscribed else {
       subscription.cancel()
       return
     }
@@ -176,27 +201,38 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let active = state.withLock { state -> (Downstream, Handlers)? in
-      guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
-      return (downstream, handlers)
-    }
-    guard let (downstream, handlers) = active else { return .none }
-    handlers.receiveOutput?(input)
-    let demand = downstream.receive(input)
-    if demand > 0 { handlers.receiveRequest?(demand) }
-    return demand
+    whileSubscribed { targets in
+      targets.handlers.receiveOutput?(input)
+      let demand = targets.downstream.receive(input)
+      if demand > 0 { targets.handlers.receiveRequest?(demand) }
+      return demand
+    } ?? .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let active = state.withLock { state -> (Downstream, Handlers)? in
+    let active = state.withLock { state -> Targets? in
       defer { state = .terminal }
-      guard case .subscribed(let downstream, let handlers, _) = state else { return nil }
-      return (downstream, handlers)
+      guard case .subscribed(let targets) = state else { return nil }
+      return targets
     }
-    guard let (downstream, handlers) = active else { return }
-    handlers.receiveCompletion?(completion)
-    downstream.receive(completion: completion)
+    guard let targets = active else { return }
+    targets.handlers.receiveCompletion?(completion)
+    targets.downstream.receive(completion: completion)
+  }
+
+  /// Calls `body` with the targets if the stream is subscribed, outside the lock. The targets are
+  /// retained once, under the lock, and lent to `body` from that reference, so that the closures
+  /// and the downstream read from them are not retained again.
+  @inlinable @inline(__always)
+  func whileSubscribed<Result>(_ body: (Targets) -> Result) -> Result? {
+    let active = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .subscribed(let targets) = state else { return nil }
+      return .passRetained(targets)
+    }
+    guard let active else { return nil }
+    defer { active.release() }
+    return active._withUnsafeGuaranteedRef(body)
   }
 
   @usableFromInline
@@ -212,25 +248,24 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let active = state.withLock { state -> (any Subscription, Handlers)? in
-      guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
-      return (upstream, handlers)
+    whileSubscribed { targets in
+      targets.handlers.receiveRequest?(demand)
+      targets.upstream.request(demand)
     }
-    guard let (upstream, handlers) = active else { return }
-    handlers.receiveRequest?(demand)
-    upstream.request(demand)
   }
 
   @inlinable
   func handleCancel() {
-    let active = state.withLock { state -> (any Subscription, Handlers)? in
-      guard case .subscribed(_, let handlers, let upstream) = state else { return nil }
+    // Taken out rather than only dropped, so that the downstream and the closures, with whatever
+    // they captured, are released after the lock, when the calls below return.
+    let active = state.withLock { state -> Targets? in
+      guard case .subscribed(let targets) = state else { return nil }
       state = .terminal
-      return (upstream, handlers)
+      return targets
     }
-    guard let (upstream, handlers) = active else { return }
-    handlers.receiveCancel?()
-    upstream.cancel()
+    guard let targets = active else { return }
+    targets.handlers.receiveCancel?()
+    targets.upstream.cancel()
   }
 }
 

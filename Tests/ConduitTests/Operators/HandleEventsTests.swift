@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Synchronization
 import Testing
 
 private struct HandleEventsTestError: Error, Equatable {}
@@ -132,5 +133,112 @@ struct HandleEventsTests {
     #expect(handled.receiveRequest == nil)
     handled.receiveRequest = { _ in }
     #expect(handled.receiveRequest != nil)
+  }
+}
+
+/// Cancellation racing values on other threads (DESIGN.md §2.4, §2.5, §2.7): the closures and the
+/// downstream see nothing after the value in flight when cancel returned, `receiveCancel` runs
+/// once, and the closures are released once the last call has returned.
+@Suite(.leakChecked, .serialized)
+struct HandleEventsStressTests {
+  /// Counts the closures' calls from any thread.
+  private final class Calls: Sendable {
+    let outputs = Atomic<Int>(0)
+    let cancels = Atomic<Int>(0)
+    let requests = Atomic<Int>(0)
+    let completions = Atomic<Int>(0)
+  }
+
+  /// Subscribes `subscriber` through a `handleEvents` whose closures count into `calls` and
+  /// capture an object, returned weakly so that a test can see when the closures are released.
+  private func subscribe(
+    _ subscriber: StressSubscriber, to subject: PassthroughSubject<Int, Never>, counting calls: Calls
+  ) -> () -> AnyObject? {
+    let captured = Captured()
+    subject.handleEvents(
+      receiveOutput: { _ in withExtendedLifetime(captured) { _ = calls.outputs.wrappingAdd(1, ordering: .relaxed) } },
+      receiveCompletion: { _ in calls.completions.wrappingAdd(1, ordering: .relaxed) },
+      receiveCancel: { calls.cancels.wrappingAdd(1, ordering: .relaxed) },
+      receiveRequest: { _ in calls.requests.wrappingAdd(1, ordering: .relaxed) }
+    )
+    .subscribe(subscriber)
+    return { [weak captured] in captured }
+  }
+
+  @Test func cancelsFromTwoThreadsWhileTwoSendStopDeliveryAndReleaseTheClosures() {
+    for _ in 0..<200 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = StressSubscriber()
+      let calls = Calls()
+      let captured = subscribe(subscriber, to: subject, counting: calls)
+      let sendersDone = Atomic<Int>(0)
+      runOnThreads(4) { thread in
+        if thread < 2 {
+          for index in 0..<500 { subject.send(index) }
+          sendersDone.wrappingAdd(1, ordering: .releasing)
+          return
+        }
+        while subscriber.count < 100 && sendersDone.load(ordering: .acquiring) < 2 {}
+        subscriber.cancelAndRecord()
+      }
+      subject.send(completion: .finished)
+
+      #expect(subscriber.count <= subscriber.countWhenCancelReturned + 1)
+      #expect(calls.outputs.load(ordering: .relaxed) == subscriber.count)
+      #expect(calls.cancels.load(ordering: .relaxed) == 1)
+      #expect(calls.requests.load(ordering: .relaxed) == 1)
+      #expect(calls.completions.load(ordering: .relaxed) == 0)
+      #expect(subscriber.overlaps == 0)
+      #expect(!subscriber.completed)
+      #expect(captured() == nil)
+    }
+  }
+
+  @Test func requestingAndCancellingFromInsideReceiveWhileTwoSendStopsAtTheCancel() {
+    for _ in 0..<200 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = StressSubscriber(demand: .max(1), cancelAt: 150)
+      let calls = Calls()
+      let captured = subscribe(subscriber, to: subject, counting: calls)
+      runOnThreads(2) { _ in
+        for index in 0..<1_000 { subject.send(index) }
+      }
+      // Subjects drop what comes without demand: a slow run may not reach the count that cancels.
+      subscriber.cancelAndRecord()
+
+      #expect(subscriber.count <= 150)
+      #expect(calls.outputs.load(ordering: .relaxed) == subscriber.count)
+      #expect(calls.cancels.load(ordering: .relaxed) == 1)
+      // The first request, then one from inside each value but the one that cancelled.
+      #expect(calls.requests.load(ordering: .relaxed) == min(subscriber.count, 149) + 1)
+      #expect(subscriber.overlaps == 0)
+      #expect(!subscriber.completed)
+      #expect(captured() == nil)
+    }
+  }
+
+  @Test func completionRacingCancelEndsTheStreamOnce() {
+    for _ in 0..<500 {
+      let subject = PassthroughSubject<Int, Never>()
+      let subscriber = StressSubscriber()
+      let calls = Calls()
+      let captured = subscribe(subscriber, to: subject, counting: calls)
+      runOnThreads(2) { thread in
+        if thread == 0 {
+          for index in 0..<50 { subject.send(index) }
+          subject.send(completion: .finished)
+        } else {
+          subscriber.cancelAndRecord()
+        }
+      }
+
+      let cancels = calls.cancels.load(ordering: .relaxed)
+      let completions = calls.completions.load(ordering: .relaxed)
+      #expect(cancels + completions == 1)
+      #expect(subscriber.completed == (completions == 1))
+      #expect(calls.outputs.load(ordering: .relaxed) == subscriber.count)
+      #expect(subscriber.overlaps == 0)
+      #expect(captured() == nil)
+    }
   }
 }
