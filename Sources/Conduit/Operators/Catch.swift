@@ -93,13 +93,30 @@ where Types.Downstream.Input == Types.Input {
   @usableFromInline
   typealias Downstream = Types.Downstream
 
+  /// The downstream and the subscription it is served from, in an object that never changes: a
+  /// value retains it once under the lock, where copying the phase's existential out cost a copy
+  /// through its witness table. The upstream and the replacement each get their own.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let subscription: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, subscription: any Subscription) {
+      self.downstream = downstream
+      self.subscription = subscription
+    }
+  }
+
   @usableFromInline
   enum Phase {
     case awaitingUpstream
-    case upstream(any Subscription)
+    case upstream(Targets)
     /// The upstream failed; the replacement's subscription has not arrived yet.
     case awaitingReplacement
-    case replacement(any Subscription)
+    case replacement(Targets)
     case done
   }
 
@@ -121,13 +138,19 @@ where Types.Downstream.Input == Types.Input {
       self.handler = handler
     }
 
-    /// Ends the subscription and lets go of the downstream and the handler.
+    /// Ends the subscription and lets go of the downstream and the handler; returns the
+    /// downstream and the targets, to be released after the lock.
     @inlinable
-    mutating func end() -> Downstream? {
+    mutating func end() -> (downstream: Downstream?, targets: Targets?) {
+      let targets: Targets? =
+        switch phase {
+        case .upstream(let targets), .replacement(let targets): targets
+        default: nil
+        }
       phase = .done
       handler = nil
       defer { downstream = nil }
-      return downstream
+      return (downstream, targets)
     }
   }
 
@@ -166,9 +189,9 @@ where Types.Downstream.Input == Types.Input {
   @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingUpstream = state.phase else { return nil }
-      state.phase = .upstream(subscription)
-      return state.downstream
+      guard case .awaitingUpstream = state.phase, let downstream = state.downstream else { return nil }
+      state.phase = .upstream(Targets(downstream: downstream, subscription: subscription))
+      return downstream
     }
     guard let downstream else {
       subscription.cancel()
@@ -186,28 +209,30 @@ where Types.Downstream.Input == Types.Input {
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
-      let downstream = state.withLock { state -> Downstream? in
-        guard case .upstream = state.phase else { return nil }
+      let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
+        guard case .upstream = state.phase else { return (nil, nil) }
         return state.end()
       }
-      downstream?.receive(completion: .finished)
+      ended.downstream?.receive(completion: .finished)
     case .failure(let error):
-      let handler = state.withLock { state -> ((Failure) -> Result<NewPublisher, Downstream.Failure>)? in
-        guard case .upstream = state.phase else { return nil }
+      // The upstream's targets are taken out, so that they are released after the lock.
+      let failed = state.withLock {
+        state -> (handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?, targets: Targets)? in
+        guard case .upstream(let targets) = state.phase else { return nil }
         state.phase = .awaitingReplacement
         defer { state.handler = nil }
-        return state.handler
+        return (state.handler, targets)
       }
-      guard let handler else { return }
+      guard let handler = failed?.handler else { return }
       switch handler(error) {
       case .success(let replacement):
         replacement.subscribe(Replacement(parent: self))
       case .failure(let thrown):
-        let downstream = state.withLock { state -> Downstream? in
-          guard case .awaitingReplacement = state.phase else { return nil }
+        let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
+          guard case .awaitingReplacement = state.phase else { return (nil, nil) }
           return state.end()
         }
-        downstream?.receive(completion: .failure(thrown))
+        ended.downstream?.receive(completion: .failure(thrown))
       }
     }
   }
@@ -217,8 +242,8 @@ where Types.Downstream.Input == Types.Input {
   @inlinable
   func replacementSubscribed(_ subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
-      guard case .awaitingReplacement = state.phase else { return nil }
-      state.phase = .replacement(subscription)
+      guard case .awaitingReplacement = state.phase, let downstream = state.downstream else { return nil }
+      state.phase = .replacement(Targets(downstream: downstream, subscription: subscription))
       return state.demand
     }
     guard let demand else {
@@ -230,29 +255,30 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .replacement = state.phase else { return nil }
+    let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
+      guard case .replacement = state.phase else { return (nil, nil) }
       return state.end()
     }
     switch completion {
-    case .finished: downstream?.receive(completion: .finished)
-    case .failure(let error): downstream?.receive(completion: .failure(replacementFailure(error)))
+    case .finished: ended.downstream?.receive(completion: .finished)
+    case .failure(let error): ended.downstream?.receive(completion: .failure(replacementFailure(error)))
     }
   }
 
   @inlinable
   func deliver(_ input: Input, fromReplacement: Bool) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
+    let active = state.withLock { state -> Unmanaged<Targets>? in
       switch state.phase {
-      case .upstream where !fromReplacement, .replacement where fromReplacement:
+      case .upstream(let targets) where !fromReplacement, .replacement(let targets) where fromReplacement:
         if state.demand != .unlimited { state.demand -= 1 }
-        return state.downstream
+        return .passRetained(targets)
       default:
         return nil
       }
     }
-    guard let downstream else { return .none }
-    let more = downstream.receive(input)
+    guard let active else { return .none }
+    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+    active.release()
     if more != .none {
       state.withLock { state in
         switch state.phase {
@@ -279,11 +305,11 @@ where Types.Downstream.Input == Types.Input {
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let current = state.withLock { state -> (any Subscription)? in
+    let current = state.withLock { state -> Unmanaged<Targets>? in
       switch state.phase {
-      case .upstream(let subscription), .replacement(let subscription):
+      case .upstream(let targets), .replacement(let targets):
         state.demand += demand
-        return subscription
+        return .passRetained(targets)
       case .awaitingUpstream, .awaitingReplacement:
         state.demand += demand
         return nil
@@ -291,22 +317,18 @@ where Types.Downstream.Input == Types.Input {
         return nil
       }
     }
-    current?.request(demand)
+    guard let current else { return }
+    current._withUnsafeGuaranteedRef { $0.subscription.request(demand) }
+    current.release()
   }
 
   @inlinable
   func handleCancel() {
-    let (current, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-      switch state.phase {
-      case .upstream(let subscription), .replacement(let subscription):
-        return (subscription, state.end())
-      case .awaitingUpstream, .awaitingReplacement:
-        return (nil, state.end())
-      case .done:
-        return (nil, nil)
-      }
+    let (downstream, current) = state.withLock { state -> (Downstream?, Targets?) in
+      if case .done = state.phase { return (nil, nil) }
+      return state.end()
     }
-    current?.cancel()
+    current?.subscription.cancel()
     // Released outside the lock: the downstream's deinit may run arbitrary code.
     _ = downstream
   }

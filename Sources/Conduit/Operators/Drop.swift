@@ -67,10 +67,27 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Downstream = Types.Downstream
 
+  /// The downstream and the upstream subscription, in one object that never changes: a value
+  /// retains it once under the lock, where copying the state's payload out copied the upstream
+  /// subscription's existential with it.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let upstream: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, upstream: any Subscription) {
+      self.downstream = downstream
+      self.upstream = upstream
+    }
+  }
+
   @usableFromInline
   enum State {
     case awaitingSubscription(Downstream, pending: Subscribers.Demand)
-    case subscribed(Downstream, any Subscription)
+    case subscribed(Targets)
     /// Finished, failed or cancelled: the subscriber and the upstream are let go.
     case terminal
   }
@@ -108,7 +125,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   func receive(subscription: any Subscription) {
     let ask = state.withLock { state -> Subscribers.Demand? in
       guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
-      state = .subscribed(downstream, subscription)
+      state = .subscribed(Targets(downstream: downstream, upstream: subscription))
       return pending + count
     }
     guard let ask else {
@@ -124,23 +141,27 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       remaining -= 1
       return .none
     }
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .subscribed(let downstream, _) = state else { return nil }
-      return downstream
+    let active = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .subscribed(let targets) = state else { return nil }
+      return .passRetained(targets)
     }
-    return downstream?.receive(input) ?? .none
+    guard let active else { return .none }
+    defer { active.release() }
+    return active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = state.withLock { state -> Downstream? in
+    // Taken out, so that what the state held is released after the lock.
+    let ended = state.withLock { state -> State in
       defer { state = .terminal }
-      switch state {
-      case .awaitingSubscription(let downstream, _), .subscribed(let downstream, _): return downstream
-      case .terminal: return nil
-      }
+      return state
     }
-    downstream?.receive(completion: completion)
+    switch ended {
+    case .awaitingSubscription(let downstream, _): downstream.receive(completion: completion)
+    case .subscribed(let targets): targets.downstream.receive(completion: completion)
+    case .terminal: break
+    }
   }
 
   @usableFromInline
@@ -156,28 +177,30 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let upstream = state.withLock { state -> (any Subscription)? in
+    let active = state.withLock { state -> Unmanaged<Targets>? in
       switch state {
       case .awaitingSubscription(let downstream, let pending):
         state = .awaitingSubscription(downstream, pending: pending + demand)
         return nil
-      case .subscribed(_, let upstream):
-        return upstream
+      case .subscribed(let targets):
+        return .passRetained(targets)
       case .terminal:
         return nil
       }
     }
-    upstream?.request(demand)
+    guard let active else { return }
+    defer { active.release() }
+    active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
   }
 
   @inlinable
   func handleCancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
+    // Taken out, so that the downstream and the upstream are released after the lock.
+    let ended = state.withLock { state -> State in
       defer { state = .terminal }
-      guard case .subscribed(_, let upstream) = state else { return nil }
-      return upstream
+      return state
     }
-    upstream?.cancel()
+    if case .subscribed(let targets) = ended { targets.upstream.cancel() }
   }
 }
 

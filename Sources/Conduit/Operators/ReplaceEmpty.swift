@@ -66,11 +66,31 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Downstream = Types.Downstream
 
+  /// The downstream, the replacement and the upstream subscription, in one object that never
+  /// changes: a value retains it once under the lock, where copying the state's payload out
+  /// copied the upstream subscription's existential with it.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let output: Input
+    @usableFromInline
+    let upstream: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, output: Input, upstream: any Subscription) {
+      self.downstream = downstream
+      self.output = output
+      self.upstream = upstream
+    }
+  }
+
   @usableFromInline
   enum State {
     case awaitingSubscription(Downstream, Input)
-    // The upstream subscription; whether a value came; whether the subscriber asked for any.
-    case subscribed(Downstream, Input, any Subscription, received: Bool, requested: Bool)
+    // Whether a value came; whether the subscriber asked for any.
+    case subscribed(Targets, received: Bool, requested: Bool)
     // Upstream finished empty before the subscriber asked for anything.
     case finishedEmpty(Downstream, Input)
     case terminal
@@ -101,7 +121,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream, let output) = state else { return nil }
-      state = .subscribed(downstream, output, subscription, received: false, requested: false)
+      state = .subscribed(
+        Targets(downstream: downstream, output: output, upstream: subscription), received: false, requested: false)
       return downstream
     }
     guard let downstream else {
@@ -113,37 +134,37 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .subscribed(let downstream, let output, let upstream, let received, let requested) = state
-      else { return nil }
+    let active = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .subscribed(let targets, let received, let requested) = state else { return nil }
       if !received {
-        state = .subscribed(downstream, output, upstream, received: true, requested: requested)
+        state = .subscribed(targets, received: true, requested: requested)
       }
-      return downstream
+      return .passRetained(targets)
     }
-    return downstream?.receive(input) ?? .none
+    guard let active else { return .none }
+    defer { active.release() }
+    return active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let ending = state.withLock { state -> (Downstream, replacement: Input?)? in
-      guard case .subscribed(let downstream, let output, _, let received, let requested) = state else {
-        return nil
-      }
+    // The targets are taken out, so that they are released after the lock.
+    let ending = state.withLock { state -> (Targets, deliver: Bool, replace: Bool)? in
+      guard case .subscribed(let targets, let received, let requested) = state else { return nil }
       if case .finished = completion, !received {
         guard requested else {
-          state = .finishedEmpty(downstream, output)
-          return nil
+          state = .finishedEmpty(targets.downstream, targets.output)
+          return (targets, deliver: false, replace: false)
         }
         state = .terminal
-        return (downstream, output)
+        return (targets, deliver: true, replace: true)
       }
       state = .terminal
-      return (downstream, nil)
+      return (targets, deliver: true, replace: false)
     }
-    guard let (downstream, replacement) = ending else { return }
-    if let replacement { _ = downstream.receive(replacement) }
-    downstream.receive(completion: completion)
+    guard let (targets, deliver, replace) = ending, deliver else { return }
+    if replace { _ = targets.downstream.receive(targets.output) }
+    targets.downstream.receive(completion: completion)
   }
 
   @usableFromInline
@@ -159,13 +180,13 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let (upstream, waiting) = state.withLock { state -> ((any Subscription)?, (Downstream, Input)?) in
+    let (active, waiting) = state.withLock { state -> (Unmanaged<Targets>?, (Downstream, Input)?) in
       switch state {
-      case .subscribed(let downstream, let output, let upstream, let received, let requested):
+      case .subscribed(let targets, let received, let requested):
         if !requested {
-          state = .subscribed(downstream, output, upstream, received: received, requested: true)
+          state = .subscribed(targets, received: received, requested: true)
         }
-        return (upstream, nil)
+        return (.passRetained(targets), nil)
       case .finishedEmpty(let downstream, let output):
         state = .terminal
         return (nil, (downstream, output))
@@ -176,19 +197,20 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     if let (downstream, output) = waiting {
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
-    } else {
-      upstream?.request(demand)
+    } else if let active {
+      active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
+      active.release()
     }
   }
 
   @inlinable
   func handleCancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
+    // Taken out, so that what the state held is released after the lock.
+    let ended = state.withLock { state -> State in
       defer { state = .terminal }
-      if case .subscribed(_, _, let upstream, _, _) = state { return upstream }
-      return nil
+      return state
     }
-    upstream?.cancel()
+    if case .subscribed(let targets, _, _) = ended { targets.upstream.cancel() }
   }
 }
 

@@ -64,10 +64,27 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @usableFromInline
   typealias Downstream = Types.Downstream
 
+  /// The downstream and the upstream subscription, in one object that never changes: a value
+  /// retains it once under the lock, where copying the phase's payload out copied the upstream
+  /// subscription's existential with it.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let upstream: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, upstream: any Subscription) {
+      self.downstream = downstream
+      self.upstream = upstream
+    }
+  }
+
   @usableFromInline
   enum Phase {
     case awaitingSubscription(Downstream)
-    case active(upstream: any Subscription, downstream: Downstream)
+    case active(Targets)
     /// Upstream failed while downstream had no demand: the replacement waits for a request.
     case awaitingDemand(Downstream)
     case terminal
@@ -87,14 +104,15 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
   }
 
-  /// What to do once the lock is released.
+  /// What to do once the lock is released. The targets taken out of the phase go with it, so
+  /// that they are released after the lock.
   @usableFromInline
   enum Action {
     case nothing
-    case forward(Downstream)
-    case request(any Subscription, Subscribers.Demand)
-    case cancel(any Subscription)
-    case replace(Downstream)
+    case forward(Targets)
+    case request(Unmanaged<Targets>)
+    case replace(Downstream, ended: Targets?)
+    case release(Targets)
   }
 
   // Guarded by its own lock.
@@ -128,7 +146,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
-      state.phase = .active(upstream: subscription, downstream: downstream)
+      state.phase = .active(Targets(downstream: downstream, upstream: subscription))
       return downstream
     }
     guard let downstream else {
@@ -140,13 +158,14 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .active(_, let downstream) = state.phase else { return nil }
+    let active = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .active(let targets) = state.phase else { return nil }
       if state.demand != .unlimited { state.demand -= 1 }
-      return downstream
+      return .passRetained(targets)
     }
-    guard let downstream else { return .none }
-    let more = downstream.receive(input)
+    guard let active else { return .none }
+    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+    active.release()
     if more != .none {
       state.withLock { $0.demand += more }
     }
@@ -156,23 +175,23 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let action = state.withLock { state -> Action in
-      guard case .active(_, let downstream) = state.phase else { return .nothing }
+      guard case .active(let targets) = state.phase else { return .nothing }
       switch completion {
       case .finished:
         state.phase = .terminal
-        return .forward(downstream)
+        return .forward(targets)
       case .failure:
         if state.demand == .none {
-          state.phase = .awaitingDemand(downstream)
-          return .nothing
+          state.phase = .awaitingDemand(targets.downstream)
+          return .release(targets)
         }
         state.phase = .terminal
-        return .replace(downstream)
+        return .replace(targets.downstream, ended: targets)
       }
     }
     switch action {
-    case .forward(let downstream): downstream.receive(completion: .finished)
-    case .replace(let downstream): deliverReplacement(to: downstream)
+    case .forward(let targets): targets.downstream.receive(completion: .finished)
+    case .replace(let downstream, _): deliverReplacement(to: downstream)
     default: break
     }
   }
@@ -194,31 +213,33 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     demand.assertPositive()
     let action = state.withLock { state -> Action in
       switch state.phase {
-      case .active(let upstream, _):
+      case .active(let targets):
         state.demand += demand
-        return .request(upstream, demand)
+        return .request(.passRetained(targets))
       case .awaitingDemand(let downstream):
         state.phase = .terminal
-        return .replace(downstream)
+        return .replace(downstream, ended: nil)
       case .awaitingSubscription, .terminal:
         return .nothing
       }
     }
     switch action {
-    case .request(let upstream, let demand): upstream.request(demand)
-    case .replace(let downstream): deliverReplacement(to: downstream)
+    case .request(let active):
+      active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
+      active.release()
+    case .replace(let downstream, _): deliverReplacement(to: downstream)
     default: break
     }
   }
 
   @inlinable
   func handleCancel() {
-    let action = state.withLock { state -> Action in
+    // Taken out, so that what the phase held is released after the lock.
+    let ended = state.withLock { state -> Phase in
       defer { state.phase = .terminal }
-      guard case .active(let upstream, _) = state.phase else { return .nothing }
-      return .cancel(upstream)
+      return state.phase
     }
-    if case .cancel(let upstream) = action { upstream.cancel() }
+    if case .active(let targets) = ended { targets.upstream.cancel() }
   }
 
   @inlinable

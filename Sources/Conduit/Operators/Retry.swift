@@ -88,10 +88,27 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Upstream = Types.Upstream
 
+  /// The downstream and one upstream subscription, in an object that never changes: a value
+  /// retains it once under the lock, where copying the phase's existential out and back cost a
+  /// copy through its witness table. Each subscription to the upstream gets its own.
+  @usableFromInline
+  final class Targets {
+    @usableFromInline
+    let downstream: Downstream
+    @usableFromInline
+    let upstream: any Subscription
+
+    @inlinable
+    init(downstream: Downstream, upstream: any Subscription) {
+      self.downstream = downstream
+      self.upstream = upstream
+    }
+  }
+
   @usableFromInline
   enum Phase {
     case awaitingFirstSubscription
-    case subscribed(any Subscription)
+    case subscribed(Targets)
     /// The upstream failed and is being subscribed to again.
     case resubscribing
     case done
@@ -125,13 +142,15 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       self.downstream = downstream
     }
 
-    /// Ends the subscription and lets go of the upstream and the downstream.
+    /// Ends the subscription and lets go of the upstream and the downstream; returns the
+    /// downstream and the targets, to be released after the lock.
     @inlinable
-    mutating func end() -> Downstream? {
+    mutating func end() -> (downstream: Downstream?, targets: Targets?) {
+      let targets: Targets? = if case .subscribed(let targets) = phase { targets } else { nil }
       phase = .done
       upstream = nil
       defer { downstream = nil }
-      return downstream
+      return (downstream, targets)
     }
   }
 
@@ -144,7 +163,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @usableFromInline
   enum Outcome {
-    case complete(Downstream?)
+    case complete(Downstream?, ended: Targets?)
     case resubscribe(Upstream?)
     case ignore
   }
@@ -206,10 +225,13 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     let arrival = state.withLock { state -> Arrival in
       switch state.phase {
       case .awaitingFirstSubscription:
-        state.phase = .subscribed(subscription)
-        return state.downstream.map { .first($0) } ?? .refused
+        // The downstream goes only with the phase, to `.done`.
+        guard let downstream = state.downstream else { return .refused }
+        state.phase = .subscribed(Targets(downstream: downstream, upstream: subscription))
+        return .first(downstream)
       case .resubscribing:
-        state.phase = .subscribed(subscription)
+        guard let downstream = state.downstream else { return .refused }
+        state.phase = .subscribed(Targets(downstream: downstream, upstream: subscription))
         return .again(state.demand)
       case .subscribed, .done:
         return .refused
@@ -227,42 +249,49 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .subscribed = state.phase else { return nil }
+    let active = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .subscribed(let targets) = state.phase else { return nil }
       if state.demand != .unlimited { state.demand -= 1 }
-      return state.downstream
+      return .passRetained(targets)
     }
-    guard let downstream else { return .none }
-    let more = downstream.receive(input)
+    guard let active else { return .none }
+    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+    active.release()
     guard more != .none else { return .none }
-    // Asked for rather than returned, as Combine does.
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard case .subscribed(let upstream) = state.phase else { return nil }
+    // Asked for rather than returned, as Combine does, of the subscription current now.
+    let current = state.withLock { state -> Unmanaged<Targets>? in
+      guard case .subscribed(let targets) = state.phase else { return nil }
       state.demand += more
-      return upstream
+      return .passRetained(targets)
     }
-    upstream?.request(more)
+    guard let current else { return .none }
+    current._withUnsafeGuaranteedRef { $0.upstream.request(more) }
+    current.release()
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let outcome = state.withLock { state -> Outcome in
-      guard case .subscribed = state.phase else { return .ignore }
+    // The targets of the failed subscription are taken out with the outcome, so that they are
+    // released after the lock.
+    let (outcome, ended) = state.withLock { state -> (Outcome, Targets?) in
+      guard case .subscribed(let targets) = state.phase else { return (.ignore, nil) }
       guard case .failure = completion, state.retriesLeft.map({ $0 > 0 }) ?? true else {
-        return .complete(state.end())
+        let (downstream, targets) = state.end()
+        return (.complete(downstream, ended: targets), nil)
       }
       state.retriesLeft = state.retriesLeft.map { $0 - 1 }
       state.phase = .resubscribing
       if state.subscribing {
         state.resubscriptionPending = true
-        return .ignore
+        return (.ignore, targets)
       }
       state.subscribing = true
-      return .resubscribe(state.upstream)
+      return (.resubscribe(state.upstream), targets)
     }
+    _ = consume ended
     switch outcome {
-    case .complete(let downstream):
+    case .complete(let downstream, _):
       downstream?.receive(completion: completion)
     case .resubscribe(let upstream):
       upstream?.subscribe(self)
@@ -287,11 +316,11 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let current = state.withLock { state -> (any Subscription)? in
+    let current = state.withLock { state -> Unmanaged<Targets>? in
       switch state.phase {
-      case .subscribed(let subscription):
+      case .subscribed(let targets):
         state.demand += demand
-        return subscription
+        return .passRetained(targets)
       case .awaitingFirstSubscription, .resubscribing:
         state.demand += demand
         return nil
@@ -299,22 +328,18 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
         return nil
       }
     }
-    current?.request(demand)
+    guard let current else { return }
+    current._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
+    current.release()
   }
 
   @inlinable
   func handleCancel() {
-    let (current, downstream) = state.withLock { state -> ((any Subscription)?, Downstream?) in
-      switch state.phase {
-      case .subscribed(let subscription):
-        return (subscription, state.end())
-      case .awaitingFirstSubscription, .resubscribing:
-        return (nil, state.end())
-      case .done:
-        return (nil, nil)
-      }
+    let (downstream, current) = state.withLock { state -> (Downstream?, Targets?) in
+      if case .done = state.phase { return (nil, nil) }
+      return state.end()
     }
-    current?.cancel()
+    current?.upstream.cancel()
     // Released outside the lock: the downstream's deinit may run arbitrary code.
     _ = downstream
   }

@@ -159,3 +159,20 @@ struct CatchTests {
     #expect(subscriber.violations.isEmpty)
   }
 }
+
+@Suite(.leakChecked)
+struct CatchStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in
+      subject.setFailureType(to: CatchStressError.self).catch { _ in Just(-1) }.subscribe(subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.setFailureType(to: CatchStressError.self).catch { _ in Just(-1) }.subscribe(subscriber)
+    }
+  }
+}
+
+private struct CatchStressError: Error {}

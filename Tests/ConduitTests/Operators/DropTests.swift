@@ -132,3 +132,16 @@ struct DropTests {
     #expect(Publishers.Drop(upstream: Just(1), count: 2) != Publishers.Drop(upstream: Just(1), count: 3))
   }
 }
+
+@Suite(.leakChecked)
+struct DropStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in subject.dropFirst(3).subscribe(subscriber) }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.dropFirst(3).subscribe(subscriber)
+    }
+  }
+}

@@ -89,3 +89,17 @@ struct ReplaceEmptyTests {
     #expect(replace != Publishers.ReplaceEmpty(upstream: Empty<Int, Never>(), output: 2))
   }
 }
+
+@Suite(.leakChecked)
+struct ReplaceEmptyStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in subject.replaceEmpty(with: -1).subscribe(subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.replaceEmpty(with: -1).subscribe(subscriber)
+    }
+  }
+}

@@ -234,3 +234,18 @@ private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscript
     downstream?.receive(completion: completion)
   }
 }
+
+@Suite(.leakChecked)
+struct ReplaceErrorCancelStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in
+      subject.setFailureType(to: ReplaceErrorTestError.self).replaceError(with: -1).subscribe(subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.setFailureType(to: ReplaceErrorTestError.self).replaceError(with: -1).subscribe(subscriber)
+    }
+  }
+}

@@ -141,3 +141,20 @@ struct RetryTests {
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
   }
 }
+
+@Suite(.leakChecked)
+struct RetryStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in
+      subject.setFailureType(to: RetryStressError.self).retry(1).replaceError(with: -1).subscribe(subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.setFailureType(to: RetryStressError.self).retry(1).replaceError(with: -1).subscribe(subscriber)
+    }
+  }
+}
+
+private struct RetryStressError: Error {}

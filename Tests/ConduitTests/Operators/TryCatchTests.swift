@@ -116,3 +116,22 @@ struct TryCatchTests {
     subscriber.cancel()
   }
 }
+
+@Suite(.leakChecked)
+struct TryCatchStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in
+      subject.setFailureType(to: TryCatchStressError.self).tryCatch { _ in Just(-1) }.replaceError(with: -2).subscribe(
+        subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.setFailureType(to: TryCatchStressError.self).tryCatch { _ in Just(-1) }.replaceError(with: -2).subscribe(
+        subscriber)
+    }
+  }
+}
+
+private struct TryCatchStressError: Error {}
