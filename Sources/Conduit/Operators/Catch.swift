@@ -93,22 +93,8 @@ where Types.Downstream.Input == Types.Input {
   @usableFromInline
   typealias Downstream = Types.Downstream
 
-  /// The downstream and the subscription it is served from, in an object that never changes: a
-  /// value retains it once under the lock, where copying the phase's existential out cost a copy
-  /// through its witness table. The upstream and the replacement each get their own.
   @usableFromInline
-  final class Targets {
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let subscription: any Subscription
-
-    @inlinable
-    init(downstream: Downstream, subscription: any Subscription) {
-      self.downstream = downstream
-      self.subscription = subscription
-    }
-  }
+  typealias Targets = SubscribedTargets<Downstream>
 
   @usableFromInline
   enum Phase {
@@ -190,7 +176,7 @@ where Types.Downstream.Input == Types.Input {
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingUpstream = state.phase, let downstream = state.downstream else { return nil }
-      state.phase = .upstream(Targets(downstream: downstream, subscription: subscription))
+      state.phase = .upstream(Targets(downstream: downstream, upstream: subscription))
       return downstream
     }
     guard let downstream else {
@@ -243,7 +229,7 @@ where Types.Downstream.Input == Types.Input {
   func replacementSubscribed(_ subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
       guard case .awaitingReplacement = state.phase, let downstream = state.downstream else { return nil }
-      state.phase = .replacement(Targets(downstream: downstream, subscription: subscription))
+      state.phase = .replacement(Targets(downstream: downstream, upstream: subscription))
       return state.demand
     }
     guard let demand else {
@@ -318,7 +304,7 @@ where Types.Downstream.Input == Types.Input {
       }
     }
     guard let current else { return }
-    current._withUnsafeGuaranteedRef { $0.subscription.request(demand) }
+    current._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
     current.release()
   }
 
@@ -328,7 +314,7 @@ where Types.Downstream.Input == Types.Input {
       if case .done = state.phase { return (nil, nil) }
       return state.end()
     }
-    current?.subscription.cancel()
+    current?.upstream.cancel()
     // Released outside the lock: the downstream's deinit may run arbitrary code.
     _ = downstream
   }

@@ -67,22 +67,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Downstream = Types.Downstream
 
-  /// The downstream and the upstream subscription, in one object that never changes: a value
-  /// retains it once under the lock, where copying the state's payload out copied the upstream
-  /// subscription's existential with it.
   @usableFromInline
-  final class Targets {
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let upstream: any Subscription
-
-    @inlinable
-    init(downstream: Downstream, upstream: any Subscription) {
-      self.downstream = downstream
-      self.upstream = upstream
-    }
-  }
+  typealias Targets = SubscribedTargets<Downstream>
 
   @usableFromInline
   enum State {

@@ -88,22 +88,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Upstream = Types.Upstream
 
-  /// The downstream and one upstream subscription, in an object that never changes: a value
-  /// retains it once under the lock, where copying the phase's existential out and back cost a
-  /// copy through its witness table. Each subscription to the upstream gets its own.
   @usableFromInline
-  final class Targets {
-    @usableFromInline
-    let downstream: Downstream
-    @usableFromInline
-    let upstream: any Subscription
-
-    @inlinable
-    init(downstream: Downstream, upstream: any Subscription) {
-      self.downstream = downstream
-      self.upstream = upstream
-    }
-  }
+  typealias Targets = SubscribedTargets<Downstream>
 
   @usableFromInline
   enum Phase {
