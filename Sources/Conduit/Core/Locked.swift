@@ -36,6 +36,20 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
       return UncheckedSendable(value: body(&state))
     }.value
   }
+
+  /// Takes the object `select` picks from the state, retained once under the lock, and lends it
+  /// to `body` after the lock, releasing it when `body` returns: one retain and one release
+  /// however many references the object holds, and none for what `body` reads from it. Returns
+  /// `nil` without calling `body` when `select` picks nothing. `select` may also update the state.
+  @inlinable @inline(__always) @discardableResult
+  package borrowing func withRetained<Object: AnyObject, Result>(
+    _ select: (inout State) -> Object?, then body: (Object) -> Result
+  ) -> Result? {
+    let picked = withLock { state in select(&state).map { Unmanaged.passRetained($0) } }
+    guard let picked else { return nil }
+    defer { picked.release() }
+    return picked._withUnsafeGuaranteedRef(body)
+  }
 }
 
 /// Carries a value through `Mutex.withLock`; see `Locked`.

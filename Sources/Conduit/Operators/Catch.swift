@@ -253,18 +253,19 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func deliver(_ input: Input, fromReplacement: Bool) -> Subscribers.Demand {
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      switch state.phase {
-      case .upstream(let targets) where !fromReplacement, .replacement(let targets) where fromReplacement:
-        if state.demand != .unlimited { state.demand -= 1 }
-        return .passRetained(targets)
-      default:
-        return nil
-      }
-    }
-    guard let active else { return .none }
-    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
-    active.release()
+    guard
+      let more = state.withRetained(
+        { state -> Targets? in
+          switch state.phase {
+          case .upstream(let targets) where !fromReplacement, .replacement(let targets) where fromReplacement:
+            if state.demand != .unlimited { state.demand -= 1 }
+            return targets
+          default:
+            return nil
+          }
+        },
+        then: { $0.downstream.receive(input) })
+    else { return .none }
     if more != .none {
       state.withLock { state in
         switch state.phase {
@@ -291,21 +292,20 @@ where Types.Downstream.Input == Types.Input {
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let current = state.withLock { state -> Unmanaged<Targets>? in
-      switch state.phase {
-      case .upstream(let targets), .replacement(let targets):
-        state.demand += demand
-        return .passRetained(targets)
-      case .awaitingUpstream, .awaitingReplacement:
-        state.demand += demand
-        return nil
-      case .done:
-        return nil
-      }
-    }
-    guard let current else { return }
-    current._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
-    current.release()
+    state.withRetained(
+      { state -> Targets? in
+        switch state.phase {
+        case .upstream(let targets), .replacement(let targets):
+          state.demand += demand
+          return targets
+        case .awaitingUpstream, .awaitingReplacement:
+          state.demand += demand
+          return nil
+        case .done:
+          return nil
+        }
+      },
+      then: { $0.upstream.request(demand) })
   }
 
   @inlinable

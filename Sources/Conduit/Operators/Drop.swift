@@ -127,13 +127,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       remaining -= 1
       return .none
     }
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .subscribed(let targets) = state else { return nil }
-      return .passRetained(targets)
-    }
-    guard let active else { return .none }
-    defer { active.release() }
-    return active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+    return state.withRetained(
+      { state -> Targets? in
+        guard case .subscribed(let targets) = state else { return nil }
+        return targets
+      },
+      then: { $0.downstream.receive(input) }) ?? .none
   }
 
   @inlinable
@@ -163,20 +162,19 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      switch state {
-      case .awaitingSubscription(let downstream, let pending):
-        state = .awaitingSubscription(downstream, pending: pending + demand)
-        return nil
-      case .subscribed(let targets):
-        return .passRetained(targets)
-      case .terminal:
-        return nil
-      }
-    }
-    guard let active else { return }
-    defer { active.release() }
-    active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
+    state.withRetained(
+      { state -> Targets? in
+        switch state {
+        case .awaitingSubscription(let downstream, let pending):
+          state = .awaitingSubscription(downstream, pending: pending + demand)
+          return nil
+        case .subscribed(let targets):
+          return targets
+        case .terminal:
+          return nil
+        }
+      },
+      then: { $0.upstream.request(demand) })
   }
 
   @inlinable

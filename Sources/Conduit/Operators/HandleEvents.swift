@@ -226,13 +226,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   /// and the downstream read from them are not retained again.
   @inlinable @inline(__always)
   func whileSubscribed<Result>(_ body: (Targets) -> Result) -> Result? {
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .subscribed(let targets) = state else { return nil }
-      return .passRetained(targets)
-    }
-    guard let active else { return nil }
-    defer { active.release() }
-    return active._withUnsafeGuaranteedRef(body)
+    state.withRetained(
+      { state -> Targets? in
+        guard case .subscribed(let targets) = state else { return nil }
+        return targets
+      },
+      then: body)
   }
 
   @usableFromInline

@@ -134,16 +134,15 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .subscribed(let targets, let received, let requested) = state else { return nil }
-      if !received {
-        state = .subscribed(targets, received: true, requested: requested)
-      }
-      return .passRetained(targets)
-    }
-    guard let active else { return .none }
-    defer { active.release() }
-    return active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
+    return state.withRetained(
+      { state -> Targets? in
+        guard case .subscribed(let targets, let received, let requested) = state else { return nil }
+        if !received {
+          state = .subscribed(targets, received: true, requested: requested)
+        }
+        return targets
+      },
+      then: { $0.downstream.receive(input) }) ?? .none
   }
 
   @inlinable

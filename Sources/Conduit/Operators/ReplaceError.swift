@@ -144,14 +144,15 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .active(let targets) = state.phase else { return nil }
-      if state.demand != .unlimited { state.demand -= 1 }
-      return .passRetained(targets)
-    }
-    guard let active else { return .none }
-    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
-    active.release()
+    guard
+      let more = state.withRetained(
+        { state -> Targets? in
+          guard case .active(let targets) = state.phase else { return nil }
+          if state.demand != .unlimited { state.demand -= 1 }
+          return targets
+        },
+        then: { $0.downstream.receive(input) })
+    else { return .none }
     if more != .none {
       state.withLock { $0.demand += more }
     }

@@ -235,24 +235,24 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let active = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .subscribed(let targets) = state.phase else { return nil }
-      if state.demand != .unlimited { state.demand -= 1 }
-      return .passRetained(targets)
-    }
-    guard let active else { return .none }
-    let more = active._withUnsafeGuaranteedRef { $0.downstream.receive(input) }
-    active.release()
+    guard
+      let more = state.withRetained(
+        { state -> Targets? in
+          guard case .subscribed(let targets) = state.phase else { return nil }
+          if state.demand != .unlimited { state.demand -= 1 }
+          return targets
+        },
+        then: { $0.downstream.receive(input) })
+    else { return .none }
     guard more != .none else { return .none }
     // Asked for rather than returned, as Combine does, of the subscription current now.
-    let current = state.withLock { state -> Unmanaged<Targets>? in
-      guard case .subscribed(let targets) = state.phase else { return nil }
-      state.demand += more
-      return .passRetained(targets)
-    }
-    guard let current else { return .none }
-    current._withUnsafeGuaranteedRef { $0.upstream.request(more) }
-    current.release()
+    state.withRetained(
+      { state -> Targets? in
+        guard case .subscribed(let targets) = state.phase else { return nil }
+        state.demand += more
+        return targets
+      },
+      then: { $0.upstream.request(more) })
     return .none
   }
 
@@ -302,21 +302,20 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let current = state.withLock { state -> Unmanaged<Targets>? in
-      switch state.phase {
-      case .subscribed(let targets):
-        state.demand += demand
-        return .passRetained(targets)
-      case .awaitingFirstSubscription, .resubscribing:
-        state.demand += demand
-        return nil
-      case .done:
-        return nil
-      }
-    }
-    guard let current else { return }
-    current._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
-    current.release()
+    state.withRetained(
+      { state -> Targets? in
+        switch state.phase {
+        case .subscribed(let targets):
+          state.demand += demand
+          return targets
+        case .awaitingFirstSubscription, .resubscribing:
+          state.demand += demand
+          return nil
+        case .done:
+          return nil
+        }
+      },
+      then: { $0.upstream.request(demand) })
   }
 
   @inlinable
