@@ -7,7 +7,7 @@ import Conduit
 /// The optimizer keeps a generic function specialized along a call chain only until the function
 /// recurs with type arguments that grow; after that, calls run generic code that looks up type
 /// metadata on every value (see `OperatorLink` in Conduit). These workloads keep the pipelines in
-/// which that happened, ten to a hundred times slower per value, under watch. CI also fails the
+/// which that happened, ten to forty times slower per value, under watch. CI also fails the
 /// release build if the optimizer reports such a loop for a subscriber's `receive(_:)`. Their
 /// targets are guards set well above what the pipelines take now and well below what they took
 /// then; no issue set them.

@@ -43,12 +43,6 @@ extension Publishers {
 }
 
 extension Publishers.AssertNoFailure {
-  /// The fatal error message for `failure` (see `assertNoFailureMessage(prefix:failure:)`).
-  @usableFromInline
-  static func failureMessage(prefix: String, failure: Upstream.Failure) -> String {
-    assertNoFailureMessage(prefix: prefix, failure: failure)
-  }
-
   @usableFromInline
   typealias Inner<Downstream: Subscriber> = AssertNoFailureInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Never

@@ -7,8 +7,8 @@
 /// leaves the calls generic: code that looks up type metadata on every value. A subscriber
 /// nested in `Publishers.Filter<Upstream>` takes `Upstream` as a type argument, and `Upstream`
 /// grows from one use of the operator to the next in a pipeline: the third `filter` of
-/// `map`, `filter`, `map`, `filter`, `map`, `filter` ran generic code, and the pipeline ten to a
-/// hundred times slower per value. So does a value type that grows (`map { ($0, 1) }` repeated,
+/// `map`, `filter`, `map`, `filter`, `map`, `filter` ran generic code, and the pipeline ten to forty
+/// times slower per value. So does a value type that grows (`map { ($0, 1) }` repeated,
 /// or `combineLatest` of a `combineLatest`). A link's `Downstream` holds the next use's link, so
 /// from one use to the next the type argument shrinks, whatever the values' types, and the
 /// whole pipeline is specialized.

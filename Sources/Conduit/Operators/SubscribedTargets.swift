@@ -2,9 +2,8 @@
 /// in one object that never changes.
 ///
 /// An operator that keeps them in its locked state takes this object out for each value with one
-/// retain (`Unmanaged.passRetained` under the lock, `_withUnsafeGuaranteedRef` for the calls, a
-/// release after them), where copying the state's payload out copied the upstream subscription's
-/// existential and retained the downstream's references one by one. The state drops the object
+/// retain and one release (`Locked.withRetained`), where copying the state's payload out copied
+/// the upstream subscription's existential and retained the downstream's references one by one. The state drops the object
 /// when the stream completes or is cancelled; a call still running keeps it until it returns.
 /// `dropFirst`, `replaceError`, `retry` and `catch` share it; `retry` and `catch` make one per
 /// upstream subscription.

@@ -55,10 +55,8 @@ struct AssertNoFailureTests {
   }
 
   @Test func messageNamesThePrefixAndTheFailure() {
-    typealias Operator = Publishers.AssertNoFailure<PassthroughSubject<Int, AssertNoFailureTestError>>
-    #expect(
-      Operator.failureMessage(prefix: "settings", failure: AssertNoFailureTestError()) == "settings: disk on fire")
-    #expect(Operator.failureMessage(prefix: "", failure: AssertNoFailureTestError()) == "disk on fire")
+    #expect(assertNoFailureMessage(prefix: "settings", failure: AssertNoFailureTestError()) == "settings: disk on fire")
+    #expect(assertNoFailureMessage(prefix: "", failure: AssertNoFailureTestError()) == "disk on fire")
   }
 
   @Test func failureStopsTheProcessWithTheMessage() async {
