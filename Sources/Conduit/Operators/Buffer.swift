@@ -412,6 +412,16 @@ struct ValueQueue<Element> {
     return element
   }
 
+  /// The elements, oldest first.
+  @inlinable
+  var elements: [Element] {
+    (0..<count).map { offset in
+      var index = head + offset
+      if index >= storage.count { index -= storage.count }
+      return storage[index]!
+    }
+  }
+
   /// Releases every element, keeping the storage for what comes next.
   @inlinable
   mutating func removeAll() {

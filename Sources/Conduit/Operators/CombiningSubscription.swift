@@ -434,15 +434,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// Holds the downstream where a call into it needs no retain: the subscription references it
   /// unmanaged, and releases it when the subscription ends.
   @usableFromInline
-  final class Receiver {
-    @usableFromInline
-    let downstream: Downstream
-
-    @inlinable
-    init(_ downstream: Downstream) {
-      self.downstream = downstream
-    }
-  }
+  typealias Receiver = DownstreamBox<Downstream>
 
   /// 0 when nobody owns the subscription; otherwise 1 plus the events posted to `inbox` that the
   /// owner has not yet counted.

@@ -9,11 +9,13 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
   @usableFromInline
   struct State {
     @usableFromInline
-    var recent: [Output] = []
+    var recent = ValueQueue<Output>()
     @usableFromInline
     var completion: Subscribers.Completion<Failure>?
+    /// Replaced, never changed in place, so that a value retains one object rather than copying
+    /// the array out of the lock.
     @usableFromInline
-    var members: [ReplayMember<Output, Failure>] = []
+    var members = ReplayMembers<Output, Failure>([])
     @usableFromInline
     var upstreams: [any Subscription] = []
 
@@ -39,25 +41,26 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
 
   @inlinable
   func send(_ value: Output) {
-    let members = state.withLock { state -> [ReplayMember<Output, Failure>] in
-      guard state.completion == nil else { return [] }
+    state.withRetained { state -> ReplayMembers<Output, Failure>? in
+      guard state.completion == nil else { return nil }
+      if state.recent.count == bufferSize { _ = state.recent.popFirst() }
       state.recent.append(value)
-      if state.recent.count > bufferSize { state.recent.removeFirst(state.recent.count - bufferSize) }
       return state.members
+    } then: { members in
+      for index in members.list.indices { members.list[index].enqueue(value) }
     }
-    for member in members { member.enqueue(value) }
   }
 
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
-    let members = state.withLock { state -> [ReplayMember<Output, Failure>] in
-      guard state.completion == nil else { return [] }
+    let members = state.withLock { state -> ReplayMembers<Output, Failure>? in
+      guard state.completion == nil else { return nil }
       state.completion = completion
       state.upstreams = []
-      defer { state.members = [] }
+      defer { state.members = ReplayMembers([]) }
       return state.members
     }
-    for member in members { member.finish(completion) }
+    for member in members?.list ?? [] { member.finish(completion) }
   }
 
   @inlinable
@@ -72,17 +75,32 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
     let member = ReplayMember(conduit)
     // Join and take the replay in one step, so no value is both replayed and sent live.
     let (recent, completion) = state.withLock { state in
-      if state.completion == nil { state.members.append(member) }
-      return (state.recent, state.completion)
+      if state.completion == nil { state.members = ReplayMembers(state.members.list + [member]) }
+      return (state.recent.elements, state.completion)
     }
     conduit.start(replaying: recent, then: completion)
   }
 
   @inlinable
   func remove(_ conduit: AnyObject) {
-    state.withLock { state in
-      state.members.removeAll { $0.conduit === conduit }
+    let left = state.withLock { state -> ReplayMembers<Output, Failure> in
+      defer { state.members = ReplayMembers(state.members.list.filter { $0.conduit !== conduit }) }
+      return state.members
     }
+    // The list the conduit left, released after the lock (it may hold the last reference to it).
+    _ = left
+  }
+}
+
+/// The subscribers of a replay subject at one moment; see `ReplaySubject.State.members`.
+@usableFromInline
+final class ReplayMembers<Output, Failure: Error> {
+  @usableFromInline
+  let list: [ReplayMember<Output, Failure>]
+
+  @inlinable
+  init(_ list: [ReplayMember<Output, Failure>]) {
+    self.list = list
   }
 }
 
@@ -118,9 +136,13 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   typealias Failure = Downstream.Failure
 
   @usableFromInline
+  typealias Receiver = DownstreamBox<Downstream>
+
+  @usableFromInline
   enum Step {
-    case value(Downstream, Output)
-    case completion(Downstream, Subscribers.Completion<Failure>)
+    /// The receiver comes retained once, for the call after the lock.
+    case value(Unmanaged<Receiver>, Output)
+    case completion(Receiver, Subscribers.Completion<Failure>)
     case idle
   }
 
@@ -129,7 +151,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   enum Arrival {
     /// It goes straight down: nothing waits, the subscriber has demand, and this thread now
     /// delivers.
-    case deliver(Downstream, Output)
+    case deliver(Unmanaged<Receiver>, Output)
     /// It waits in the queue, and this thread now delivers.
     case drain
     /// It waits in the queue (or the subscriber is gone), for the thread that delivers.
@@ -140,8 +162,10 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   struct State {
     @usableFromInline
     var parent: ReplaySubject<Output, Failure>?
+    /// The subscriber, in a box so that a value retains one object however many references the
+    /// subscriber holds.
     @usableFromInline
-    var downstream: Downstream?
+    var receiver: Receiver?
     @usableFromInline
     var queue: [Output] = []
     @usableFromInline
@@ -159,7 +183,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     @inlinable
     init(parent: ReplaySubject<Output, Failure>, downstream: Downstream) {
       self.parent = parent
-      self.downstream = downstream
+      receiver = Receiver(downstream)
     }
   }
 
@@ -191,14 +215,14 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   /// it.
   @inlinable
   func start(replaying recent: [Output], then completion: Subscribers.Completion<Failure>?) {
-    let downstream = state.withLock { state -> Downstream? in
+    let receiver = state.withLock { state -> Receiver? in
       state.queue = recent + state.queue
       state.started = true
       if state.completion == nil { state.completion = completion }
       if state.completion != nil { state.parent = nil }
-      return state.downstream
+      return state.receiver
     }
-    downstream?.receive(subscription: self)
+    receiver?.downstream.receive(subscription: self)
     drain(adding: .none)
   }
 
@@ -207,11 +231,11 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   @inlinable
   func enqueue(_ value: Output) {
     let arrival = state.withLock { state -> Arrival in
-      guard let downstream = state.downstream else { return .nothing }
+      guard let receiver = state.receiver else { return .nothing }
       if !state.delivering, state.queue.isEmpty, state.demand > 0 {
         state.delivering = true
         if state.demand != .unlimited { state.demand -= 1 }
-        return .deliver(downstream, value)
+        return .deliver(Unmanaged.passRetained(receiver), value)
       }
       state.queue.append(value)
       // Only a subscriber with no demand drops the oldest; values that demand covers are merely
@@ -222,8 +246,8 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       return takeDelivery(&state) ? .drain : .nothing
     }
     switch arrival {
-    case .deliver(let downstream, let value):
-      drain(adding: downstream.receive(value))
+    case .deliver(let receiver, let value):
+      drain(adding: Self.deliver(value, to: receiver))
     case .drain:
       drain(adding: .none)
     case .nothing:
@@ -234,7 +258,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   @inlinable
   func finish(_ completion: Subscribers.Completion<Failure>) {
     let owns = state.withLock { state -> Bool in
-      guard state.downstream != nil, state.completion == nil else { return false }
+      guard state.receiver != nil, state.completion == nil else { return false }
       state.completion = completion
       state.parent = nil
       return takeDelivery(&state)
@@ -246,7 +270,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let owns = state.withLock { state -> Bool in
-      guard state.downstream != nil else { return false }
+      guard state.receiver != nil else { return false }
       state.demand += demand
       return takeDelivery(&state)
     }
@@ -258,12 +282,19 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     let parent = state.withLock { state -> ReplaySubject<Output, Failure>? in
       defer {
         state.parent = nil
-        state.downstream = nil
+        state.receiver = nil
         state.queue = []
       }
       return state.parent
     }
     parent?.remove(self)
+  }
+
+  /// Sends `value` to the receiver, which comes retained once, and releases it.
+  @inlinable @inline(__always)
+  static func deliver(_ value: Output, to receiver: Unmanaged<Receiver>) -> Subscribers.Demand {
+    defer { receiver.release() }
+    return receiver._withUnsafeGuaranteedRef { $0.downstream.receive(value) }
   }
 
   @inlinable
@@ -281,28 +312,28 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     var more = more
     while true {
       let step = state.withLock { state -> Step in
-        if more > 0, state.downstream != nil { state.demand += more }
-        guard let downstream = state.downstream else {
+        if more > 0, state.receiver != nil { state.demand += more }
+        guard let receiver = state.receiver else {
           state.delivering = false
           return .idle
         }
         if !state.queue.isEmpty && state.demand > 0 {
           if state.demand != .unlimited { state.demand -= 1 }
-          return .value(downstream, state.queue.removeFirst())
+          return .value(Unmanaged.passRetained(receiver), state.queue.removeFirst())
         }
         if state.queue.isEmpty, let completion = state.completion {
-          state.downstream = nil
+          state.receiver = nil
           state.parent = nil
-          return .completion(downstream, completion)
+          return .completion(receiver, completion)
         }
         state.delivering = false
         return .idle
       }
       switch step {
-      case .value(let downstream, let value):
-        more = downstream.receive(value)
-      case .completion(let downstream, let completion):
-        downstream.receive(completion: completion)
+      case .value(let receiver, let value):
+        more = Self.deliver(value, to: receiver)
+      case .completion(let receiver, let completion):
+        receiver.downstream.receive(completion: completion)
         return
       case .idle:
         return

@@ -168,4 +168,55 @@ struct ShareReplayStressTests {
       })
     #expect(problem == nil)
   }
+
+  /// Subscribers cancelling on one thread while values arrive on another: each gets an unbroken
+  /// run of values, and after its `cancel()` has returned at most the one already on its way;
+  /// the subscriber that stays gets every value.
+  @Test func subscribersCancellingWhileValuesArriveKeepOrder() {
+    typealias Round = (
+      upstream: PassthroughSubject<Int, Never>, shared: Publishers.ShareReplay<PassthroughSubject<Int, Never>>,
+      staying: TestSubscriber<Int, Never>, leaving: [TestSubscriber<Int, Never>]
+    )
+    let count = 8
+    // Written by the cancelling side, read by `check` once both sides are done.
+    final class Box: @unchecked Sendable { var seenAtCancel: [Int] = [] }
+    let box = Box()
+    let problem = race(
+      rounds: 10_000,
+      setup: { () -> Round in
+        let upstream = PassthroughSubject<Int, Never>()
+        let shared = upstream.share(replay: 1)
+        let round: Round = (upstream, shared, TestSubscriber(), (0..<3).map { _ in TestSubscriber() })
+        shared.subscribe(round.staying)
+        for subscriber in round.leaving { shared.subscribe(subscriber) }
+        box.seenAtCancel = []
+        return round
+      },
+      sides: [
+        { round in
+          for value in 0..<count { round.upstream.send(value) }
+        },
+        { round in
+          for subscriber in round.leaving {
+            subscriber.cancel()
+            box.seenAtCancel.append(subscriber.values.count)
+          }
+        },
+      ],
+      check: { round in
+        defer { round.staying.cancel() }
+        if round.staying.values != Array(0..<count) { return "staying subscriber got \(round.staying.values)" }
+        for (index, subscriber) in round.leaving.enumerated() {
+          let values = subscriber.values
+          if values != Array(0..<values.count) { return "leaving subscriber \(index) got \(values)" }
+          // The value already on its way when `cancel()` ran may still arrive; nothing else.
+          if values.count > box.seenAtCancel[index] + 1 {
+            return "leaving subscriber \(index) got \(values.count - box.seenAtCancel[index]) values after cancel"
+          }
+          if !subscriber.violations.isEmpty { return "\(subscriber.violations)" }
+        }
+        return nil
+      })
+    #expect(problem == nil)
+  }
 }
