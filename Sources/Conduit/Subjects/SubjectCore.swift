@@ -137,9 +137,11 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
     if tracksCurrentValue {
       // The value is set and its delivery claimed or queued under one lock: values are then
       // delivered in the order they were set, and the value delivered last is `value`.
+      // The value replaced leaves after the lock: its deinit may read or set this subject.
+      var replaced: Output? = value
       let claimed = state.withLock { state -> Claim in
         guard state.completion == nil else { return .nothing }
-        state.value = value
+        swap(&state.value, &replaced)
         return claim(.value(value))
       }
       settle(claimed, .value(value))
@@ -156,8 +158,10 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// Sets the current value even after completion; sends it only while active.
   @inlinable
   func setValue(_ value: Output) {
+    // The value replaced leaves after the lock: its deinit may read or set this subject.
+    var replaced: Output? = value
     let claimed = state.withLock { state -> Claim in
-      state.value = value
+      swap(&state.value, &replaced)
       return state.completion == nil ? claim(.value(value)) : .nothing
     }
     settle(claimed, .value(value))

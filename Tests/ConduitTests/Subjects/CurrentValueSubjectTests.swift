@@ -351,6 +351,31 @@ struct CurrentValueSubjectTests {
 
     #expect(weakSubscriber == nil)
   }
+
+  /// A value the subject lets go of is released after its lock: a value whose `deinit` reads or
+  /// sets the same subject (a view model's token, say) used to deadlock on the subject's lock.
+  @Test func replacedValueMayUseTheSubjectInItsDeinit() {
+    final class Probe {
+      let onDeinit: () -> Void
+      init(onDeinit: @escaping () -> Void) { self.onDeinit = onDeinit }
+      deinit { onDeinit() }
+    }
+    let subject = CurrentValueSubject<Probe?, Never>(nil)
+    // The subscriber records whether each value was `nil`, not the probes, which it would keep.
+    let subscriber = TestSubscriber<Bool, Never>(initialDemand: .unlimited)
+    subject.map { $0 == nil }.subscribe(subscriber)
+    var seenInDeinit: [Bool] = []
+    // Replaced by `send`: its deinit reads the subject.
+    subject.send(Probe { seenInDeinit.append(subject.value == nil) })
+    subject.send(nil)
+    // Replaced by assigning `value`: its deinit sends to the subject.
+    subject.value = Probe { subject.send(nil) }
+    subject.value = nil
+    #expect(seenInDeinit == [true])
+    #expect(subscriber.values == [true, false, true, false, true, true])
+    #expect(subject.value == nil)
+    subscriber.cancel()
+  }
 }
 
 private struct Oops: Error, Equatable {}
