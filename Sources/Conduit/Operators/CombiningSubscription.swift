@@ -30,7 +30,7 @@ protocol CombiningStrategy {
   static var returnsDemandToSender: Bool { get }
 
   /// `true` when a failure cancels the upstream that failed along with the others (Combine's
-  /// `Zip`); `false` when only the others are cancelled.
+  /// `Zip` and `Merge`); `false` when only the others are cancelled (`CombineLatest`).
   static var cancelsFailedUpstream: Bool { get }
 
   /// Takes a value that upstream `index` delivered into its slot, and returns the output it

@@ -32,9 +32,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let inner = Inner(downstream: subscriber, suffix: suffix)
-      subscriber.receive(subscription: inner)
-      prefix.subscribe(inner)
+      // As in Combine, the subscriber gets its subscription when the prefix hands over its own.
+      prefix.subscribe(Inner(downstream: subscriber, suffix: suffix))
     }
   }
 }
@@ -145,28 +144,47 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     handle = SubscriptionRequest.dispatcher()
   }
 
+  /// What `receive(subscription:)` does once it has recorded the subscription.
+  @usableFromInline
+  enum Start {
+    /// The prefix's subscription: the subscriber gets its own now, and asks through it.
+    case subscribe(Downstream)
+    /// The suffix's subscription: it is asked for the demand not yet met.
+    case request(Subscribers.Demand)
+    /// A subscription not wanted (a second one, or one after the end): cancelled.
+    case reject
+  }
+
   @inlinable
   func receive(subscription: any Subscription) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
+    let start = state.withLock { state -> Start in
       switch state.phase {
-      case .awaitingPrefix: state.phase = .prefix
-      case .awaitingSuffix: state.phase = .suffix
-      case .prefix, .suffix, .terminal: return nil
+      case .awaitingPrefix:
+        guard let downstream = state.downstream else { return .reject }
+        state.phase = .prefix
+        state.upstream = subscription
+        return .subscribe(downstream)
+      case .awaitingSuffix:
+        state.phase = .suffix
+        state.upstream = subscription
+        return .request(state.demand)
+      case .prefix, .suffix, .terminal:
+        return .reject
       }
-      state.upstream = subscription
-      return state.demand
     }
-    guard let demand else {
-      subscription.cancel()
-      return
+    switch start {
+    case .subscribe(let downstream): downstream.receive(subscription: self)
+    case .request(let demand): if demand > 0 { subscription.request(demand) }
+    case .reject: subscription.cancel()
     }
-    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
-      guard state.phase == .prefix || state.phase == .suffix else { return nil }
+      // A value beyond the demand (from an upstream that breaks the contract) is dropped, as
+      // Combine does.
+      guard state.phase == .prefix || state.phase == .suffix, state.demand > 0 else { return nil }
       if state.demand != .unlimited { state.demand -= 1 }
       return state.downstream
     }

@@ -2,11 +2,12 @@ extension Publishers {
   /// A publisher created by applying the merge function to two upstream publishers.
   ///
   /// It interleaves the elements of its upstreams as they arrive, finishes once every upstream
-  /// has finished, and fails with the first upstream failure (cancelling the other upstreams).
-  /// It asks each upstream for one element at a time, as Combine does, so an element the
-  /// subscriber has no demand for waits (one per upstream) until it asks; once the subscriber
-  /// asks for `.unlimited`, every upstream is asked for `.unlimited`. Elements waiting when
-  /// the last upstream finishes are delivered before the completion.
+  /// has finished, and fails with the first upstream failure (cancelling every upstream, the
+  /// failed one included, as Combine does). It asks each upstream for one element at a time,
+  /// as Combine does, so an element the subscriber has no demand for waits (one per upstream)
+  /// until it asks; once the subscriber asks for `.unlimited`, every upstream is asked for
+  /// `.unlimited`. Elements waiting when the last upstream finishes are delivered before the
+  /// completion.
   ///
   /// ```swift
   /// let cancellable = Publishers.Merge(numbers, moreNumbers)
@@ -848,8 +849,10 @@ struct MergeStrategy<Output>: CombiningStrategy {
   static var dropsOutputWithoutDemand: Bool { false }
   @inlinable
   static var returnsDemandToSender: Bool { true }
+  // Combine's merge cancels the upstream that failed too (OpenCombine MergeTests.swift
+  // `testBCancelledAfterAFailed`, run against Combine).
   @inlinable
-  static var cancelsFailedUpstream: Bool { false }
+  static var cancelsFailedUpstream: Bool { true }
 
   @inlinable
   mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output? {

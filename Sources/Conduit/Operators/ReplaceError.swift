@@ -32,7 +32,10 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-      upstream.subscribe(Inner(downstream: subscriber, output: output))
+      // As in Combine, the subscriber has its subscription before the upstream is subscribed to.
+      let inner = Inner(downstream: subscriber, output: output)
+      subscriber.receive(subscription: inner)
+      upstream.subscribe(inner)
     }
   }
 }
@@ -48,7 +51,9 @@ extension Publishers.ReplaceError {
 }
 
 /// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
-/// the replacement can go out at once or must wait for a request.
+/// the replacement can go out at once or must wait for a request. As Combine's does, it is the
+/// subscriber's subscription before the upstream's arrives: demand asked for meanwhile is asked of
+/// upstream when it does, and a value or completion that comes before it is ignored.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -69,6 +74,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @usableFromInline
   enum Phase {
+    /// Downstream has its subscription; upstream's has not arrived. `demand` adds up meanwhile.
     case awaitingSubscription(Downstream)
     case active(Targets)
     /// Upstream failed while downstream had no demand: the replacement waits for a request.
@@ -96,6 +102,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   enum Action {
     case nothing
     case forward(Targets)
+    case finish(Downstream)
     case request(Unmanaged<Targets>)
     case replace(Downstream, ended: Targets?)
     case release(Targets)
@@ -130,16 +137,16 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let downstream = state.withLock { state -> Downstream? in
+    let pending = state.withLock { state -> Subscribers.Demand? in
       guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
       state.phase = .active(Targets(downstream: downstream, upstream: subscription))
-      return downstream
+      return state.demand
     }
-    guard let downstream else {
+    guard let pending else {
       subscription.cancel()
       return
     }
-    downstream.receive(subscription: self)
+    if pending > 0 { subscription.request(pending) }
   }
 
   @inlinable
@@ -162,6 +169,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let action = state.withLock { state -> Action in
+      // A finish after a failure held for want of demand goes downstream, and the replacement
+      // is dropped, as in Combine.
+      if case .awaitingDemand(let downstream) = state.phase, case .finished = completion {
+        state.phase = .terminal
+        return .finish(downstream)
+      }
       guard case .active(let targets) = state.phase else { return .nothing }
       switch completion {
       case .finished:
@@ -178,6 +191,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
     switch action {
     case .forward(let targets): targets.downstream.receive(completion: .finished)
+    case .finish(let downstream): downstream.receive(completion: .finished)
     case .replace(let downstream, _): deliverReplacement(to: downstream)
     default: break
     }
@@ -206,7 +220,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
       case .awaitingDemand(let downstream):
         state.phase = .terminal
         return .replace(downstream, ended: nil)
-      case .awaitingSubscription, .terminal:
+      case .awaitingSubscription:
+        state.demand += demand
+        return .nothing
+      case .terminal:
         return .nothing
       }
     }
