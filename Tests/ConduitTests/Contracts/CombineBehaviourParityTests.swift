@@ -10,8 +10,6 @@ import Testing
 // run against Combine (`OPENCOMBINE_COMPATIBILITY_TEST`), so their expected histories are the
 // oracle; paths below are in the OpenCombine/OpenCombine repository.
 
-private struct ParityError: Error, Equatable {}
-
 @Suite(.leakChecked)
 struct CombineBehaviourParityTests {
   // MARK: - The subscription of the predicate operators
@@ -29,12 +27,11 @@ struct CombineBehaviourParityTests {
   /// .requested(.unlimited), .cancelled]`).
   @Test func scanPassesTheUpstreamSubscriptionThrough() {
     let upstream = RecordingUpstream<Int, Never>()
-    let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited)
-    let kept = SubscriptionKeeper(subscriber)
-    upstream.scan(0, +).subscribe(kept)
-    kept.subscription?.cancel()
-    kept.subscription?.request(.unlimited)
-    kept.subscription?.cancel()
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
+    upstream.scan(0, +).subscribe(subscriber)
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.unlimited)
+    subscriber.subscription?.cancel()
     #expect(upstream.events == [.requested(.unlimited), .cancelled, .requested(.unlimited), .cancelled])
     upstream.detach()
   }
@@ -99,8 +96,7 @@ struct CombineBehaviourParityTests {
   @Test func handleEventsReportsRequestsAndReturnedDemand() {
     let upstream = RecordingUpstream<Int, Never>()
     var log: [String] = []
-    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(5))
-    let kept = SubscriptionKeeper(subscriber)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(5))
     upstream
       .handleEvents(
         receiveSubscription: { _ in log.append("subscription") },
@@ -109,12 +105,12 @@ struct CombineBehaviourParityTests {
         receiveCancel: { log.append("cancel") },
         receiveRequest: { log.append("request \($0)") }
       )
-      .subscribe(kept)
-    #expect(kept.subscription.map { "\($0)" } == "HandleEvents")
+      .subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "HandleEvents")
     #expect(upstream.send(1) == .max(5))
-    kept.subscription?.cancel()
-    kept.subscription?.request(.max(1))
-    kept.subscription?.cancel()
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.max(1))
+    subscriber.subscription?.cancel()
     #expect(upstream.events == [.requested(.max(2)), .cancelled])
     #expect(log == ["subscription", "request max(2)", "output 1", "request max(5)", "cancel"])
     upstream.detach()
@@ -186,11 +182,10 @@ struct CombineBehaviourParityTests {
   /// (Matches.) Evidence: Tests/OpenCombineTests/PublisherTests/RecordTests.swift
   /// `testEmptyRecord`, `testEmptyRecordFailed` (`.subscription("Empty")`).
   @Test func emptyRecordCompletesWithoutDemand() {
-    let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .none)
-    let kept = SubscriptionKeeper(subscriber)
-    Record<Int, ParityError> { $0.receive(completion: .failure(ParityError())) }.subscribe(kept)
-    #expect(kept.subscription.map { "\($0)" } == "Empty")
-    #expect(subscriber.events == [.subscription, .completion(.failure(ParityError()))])
+    let subscriber = RecordingSubscriber<Int, ParityError>(initialDemand: .none)
+    Record<Int, ParityError> { $0.receive(completion: .failure(ParityError())) }.subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "Empty")
+    #expect(subscriber.history == ["subscription(Empty)", "failure(ParityError())"])
 
     var recording = Record<Int, ParityError> { _ in }.recording
     recording.receive(0)
@@ -251,53 +246,4 @@ struct CombineBehaviourParityTests {
 private func failure<Input>(of subscriber: TestSubscriber<Input, any Error>) -> (any Error)? {
   guard case .failure(let error) = subscriber.completion else { return nil }
   return error
-}
-
-/// An upstream that records the demand requested and each cancel, and, like OpenCombine's
-/// `CustomPublisher`, keeps sending to its subscriber after a cancel (as a racing or careless
-/// upstream would), so a test can see whether an operator passes such values on.
-private final class RecordingUpstream<Output, Failure: Error>: Publisher, Subscription, @unchecked Sendable {
-  enum Event: Equatable {
-    case requested(Subscribers.Demand)
-    case cancelled
-  }
-
-  private(set) var events: [Event] = []
-  private var subscriber: AnySubscriber<Output, Failure>?
-  let combineIdentifier = CombineIdentifier()
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    self.subscriber = AnySubscriber(subscriber)
-    subscriber.receive(subscription: self)
-  }
-
-  func request(_ demand: Subscribers.Demand) { events.append(.requested(demand)) }
-
-  func cancel() { events.append(.cancelled) }
-
-  func send(_ value: Output) -> Subscribers.Demand { subscriber?.receive(value) ?? .none }
-
-  func send(completion: Subscribers.Completion<Failure>) { subscriber?.receive(completion: completion) }
-
-  /// Lets go of the subscriber (it holds this upstream back), so the pipeline can be freed.
-  func detach() { subscriber = nil }
-}
-
-/// Forwards to a `TestSubscriber` and keeps the subscription it was given, so a test can still
-/// request or cancel through it after the subscriber has completed or cancelled.
-private final class SubscriptionKeeper<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  let target: TestSubscriber<Input, Failure>
-  var subscription: (any Subscription)?
-  let combineIdentifier = CombineIdentifier()
-
-  init(_ target: TestSubscriber<Input, Failure>) { self.target = target }
-
-  func receive(subscription: any Subscription) {
-    self.subscription = subscription
-    target.receive(subscription: subscription)
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand { target.receive(input) }
-
-  func receive(completion: Subscribers.Completion<Failure>) { target.receive(completion: completion) }
 }

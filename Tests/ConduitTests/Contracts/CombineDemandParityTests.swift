@@ -6,8 +6,6 @@ import Testing
 // Combine's behaviour is recorded: OpenCombine's tests were run against Combine
 // (`OPENCOMBINE_COMPATIBILITY_TEST`), so their expected histories are the oracle.
 
-private struct ParityError: Error, Equatable {}
-
 @Suite(.leakChecked)
 struct CombineDemandParityTests {
   // MARK: merge

@@ -35,8 +35,8 @@ struct CombineParityReview4Tests {
   /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled, .requested(.unlimited),
   /// .cancelled]`).
   @Test func mapErrorPassesEverythingThrough() {
-    let upstream = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let recorder = Recorder<Int, WrappedError>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let upstream = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, WrappedError>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.mapError { WrappedError(original: $0) }.subscribe(recorder)
     #expect(upstream.subscriberDescription == "MapError")
 
@@ -47,7 +47,7 @@ struct CombineParityReview4Tests {
     upstream.send(completion: .failure(.oops))
     #expect(
       recorder.history == [
-        "value(0)", "subscription(ReviewUpstream)", "value(1)", "failure(wrapped(oops))", "failure(wrapped(oops))",
+        "value(0)", "subscription(RecordingUpstream)", "value(1)", "failure(wrapped(oops))", "failure(wrapped(oops))",
       ])
 
     recorder.subscription?.cancel()
@@ -62,15 +62,15 @@ struct CombineParityReview4Tests {
   /// described as "SetFailureType"), `testDemandSend`, `testCancelAlreadyCancelled`,
   /// `testSetFailureTypeCompletionBeforeSubscription` (`.completion(.finished)`).
   @Test func setFailureTypePassesEverythingThrough() {
-    let upstream = ReviewUpstream<Int, Never>(sendsSubscription: false)
-    let recorder = Recorder<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .max(4))
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .max(4))
     upstream.setFailureType(to: Never.self).setFailureType(to: ReviewError.self).subscribe(recorder)
     #expect(upstream.subscriberDescription == "SetFailureType")
 
     upstream.send(completion: .finished)
     upstream.sendSubscription(upstream)
     #expect(upstream.send(0) == .max(4))
-    #expect(recorder.history == ["finished", "subscription(ReviewUpstream)", "value(0)"])
+    #expect(recorder.history == ["finished", "subscription(RecordingUpstream)", "value(0)"])
 
     recorder.subscription?.cancel()
     recorder.subscription?.request(.unlimited)
@@ -89,8 +89,8 @@ struct CombineParityReview4Tests {
   /// `subscription.history == [.requested(.max(10))]`), `testReplaceErrorReceiveValueBeforeSubscription`
   /// (history `[.subscription("ReplaceError")]`, demand `.none`).
   @Test func replaceErrorSubscribesDownstreamBeforeUpstreamAnswers() {
-    let upstream = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let recorder = Recorder<Int, Never>(initialDemand: .max(10), demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .none)
     upstream.replaceError(with: 1).subscribe(recorder)
     #expect(upstream.subscriberDescription == "ReplaceError")
     #expect(recorder.history == ["subscription(ReplaceError)"])
@@ -98,7 +98,7 @@ struct CombineParityReview4Tests {
     #expect(upstream.send(0) == .none)
     #expect(recorder.history == ["subscription(ReplaceError)"])
 
-    let late = OtherSubscription()
+    let late = RecordingSubscription()
     upstream.sendSubscription(late)
     #expect(late.events == [.requested(.max(10))])
     #expect(upstream.send(2) == .none)
@@ -110,8 +110,8 @@ struct CombineParityReview4Tests {
   /// Evidence: ReplaceErrorTests.swift `testReplaceErrorCompletionBeforeSubscription` (history
   /// `[.subscription("ReplaceError")]`).
   @Test func replaceErrorIgnoresACompletionBeforeTheSubscription() {
-    let upstream = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let recorder = Recorder<Int, Never>(initialDemand: nil, demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
     upstream.replaceError(with: 1).subscribe(recorder)
     upstream.send(completion: .finished)
     #expect(recorder.history == ["subscription(ReplaceError)"])
@@ -121,11 +121,11 @@ struct CombineParityReview4Tests {
   /// A subscriber cancelling before the upstream's subscription arrives: that subscription is
   /// cancelled when it comes, and asked for nothing (contracts 5 and 7).
   @Test func replaceErrorCancelledBeforeTheSubscriptionCancelsItOnArrival() {
-    let upstream = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let recorder = Recorder<Int, Never>(initialDemand: .unlimited, demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .none)
     upstream.replaceError(with: 1).subscribe(recorder)
     recorder.subscription?.cancel()
-    let late = OtherSubscription()
+    let late = RecordingSubscription()
     upstream.sendSubscription(late)
     #expect(late.events == [.cancelled])
     upstream.send(completion: .failure(.oops))
@@ -157,8 +157,8 @@ struct CombineParityReview4Tests {
   /// Evidence: ReplaceErrorTests.swift `testSendingErrorWithNoDemandThenFinish` (history
   /// `[.subscription("ReplaceError"), .completion(.finished)]`).
   @Test func replaceErrorFailureWithoutDemandThenFinished() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, Never>(initialDemand: nil, demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(completion: .failure(.oops))
     upstream.send(completion: .finished)
@@ -175,8 +175,8 @@ struct CombineParityReview4Tests {
   /// the replacement), `testReceiveCompletionTwice`, `testReceiveSubscriptionTwice`,
   /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled]`).
   @Test func replaceErrorIgnoresEverythingOnceEnded() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, Never>(initialDemand: nil, demandPerValue: .max(1))
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(completion: .failure(.oops))
     #expect(recorder.history == ["subscription(ReplaceError)"])
@@ -186,8 +186,8 @@ struct CombineParityReview4Tests {
     #expect(recorder.history == ["subscription(ReplaceError)", "value(42)", "finished"])
     release(upstream, recorder)
 
-    let twice = ReviewUpstream<Int, ReviewError>()
-    let twiceRecorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
+    let twice = RecordingUpstream<Int, ReviewError>()
+    let twiceRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
     twice.replaceError(with: 42).subscribe(twiceRecorder)
     twice.send(completion: .finished)
     twice.send(completion: .finished)
@@ -196,10 +196,10 @@ struct CombineParityReview4Tests {
     #expect(twiceRecorder.history == ["subscription(ReplaceError)", "finished"])
     release(twice, twiceRecorder)
 
-    let cancelled = ReviewUpstream<Int, ReviewError>()
-    let cancelledRecorder = Recorder<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
+    let cancelled = RecordingUpstream<Int, ReviewError>()
+    let cancelledRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
     cancelled.replaceError(with: 42).subscribe(cancelledRecorder)
-    let second = OtherSubscription()
+    let second = RecordingSubscription()
     cancelled.sendSubscription(second)
     #expect(second.events == [.cancelled])
     cancelledRecorder.subscription?.cancel()
@@ -218,8 +218,8 @@ struct CombineParityReview4Tests {
   /// Evidence: ReplaceNilTests.swift `testReplaceNilReflection` (description "Map"),
   /// `testReplaceNilReceiveValueBeforeSubscription`, `testReplaceNilCompletionBeforeSubscription`.
   @Test func replaceNilIsAMap() {
-    let upstream = ReviewUpstream<Int?, Never>(sendsSubscription: false)
-    let recorder = Recorder<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let upstream = RecordingUpstream<Int?, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.replaceNil(with: 1).subscribe(recorder)
     #expect(upstream.subscriberDescription == "Map")
     #expect(upstream.send(nil) == .max(42))
@@ -236,21 +236,21 @@ struct CombineParityReview4Tests {
   /// `subscription2.history == [.requested(.max(42)), .cancelled, .cancelled]`),
   /// `testAssertNoFailureReflection` (description "AssertNoFailure").
   @Test func assertNoFailurePassesEverythingThrough() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, Never>(initialDemand: nil, demandPerValue: .max(2))
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
     upstream.assertNoFailure().subscribe(recorder)
     #expect(upstream.subscriberDescription == "AssertNoFailure")
     #expect(upstream.send(1) == .max(2))
     upstream.send(completion: .finished)
     upstream.send(completion: .finished)
-    let second = OtherSubscription()
+    let second = RecordingSubscription()
     upstream.sendSubscription(second)
     recorder.subscription?.request(.max(42))
     recorder.subscription?.cancel()
     recorder.subscription?.cancel()
     #expect(
       recorder.history == [
-        "subscription(ReviewUpstream)", "value(1)", "finished", "finished", "subscription(OtherSubscription)",
+        "subscription(RecordingUpstream)", "value(1)", "finished", "finished", "subscription(RecordingSubscription)",
       ])
     #expect(upstream.events.isEmpty)
     #expect(second.events == [.requested(.max(42)), .cancelled, .cancelled])
@@ -265,8 +265,8 @@ struct CombineParityReview4Tests {
   /// `testBreakpointReflection` (description "Breakpoint").
   @Test func breakpointAsksAboutEveryEventAndPassesItOn() {
     var asked: [String] = []
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, ReviewError>(initialDemand: nil, demandPerValue: .max(1))
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .none, demandPerValue: .max(1))
     upstream
       .breakpoint(
         receiveSubscription: { _ in
@@ -288,23 +288,23 @@ struct CombineParityReview4Tests {
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.oops))
     #expect(upstream.send(21) == .max(1))
-    upstream.sendSubscription(OtherSubscription())
+    upstream.sendSubscription(RecordingSubscription())
     #expect(asked == ["subscription", "value(12)", "completion", "completion", "value(21)", "subscription"])
     #expect(
       recorder.history == [
-        "subscription(ReviewUpstream)", "value(12)", "finished", "failure(oops)", "value(21)",
-        "subscription(OtherSubscription)",
+        "subscription(RecordingUpstream)", "value(12)", "finished", "failure(oops)", "value(21)",
+        "subscription(RecordingSubscription)",
       ])
     release(upstream, recorder)
 
-    let onError = ReviewUpstream<Int, ReviewError>().breakpointOnError()
+    let onError = RecordingUpstream<Int, ReviewError>().breakpointOnError()
     #expect(onError.receiveSubscription == nil)
     #expect(onError.receiveOutput == nil)
     #expect(onError.receiveCompletion?(.finished) == false)
     #expect(onError.receiveCompletion?(.failure(.oops)) == true)
 
-    let plain = ReviewUpstream<Int, ReviewError>()
-    let plainRecorder = Recorder<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .none)
+    let plain = RecordingUpstream<Int, ReviewError>()
+    let plainRecorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .none)
     plain.breakpointOnError().subscribe(plainRecorder)
     plainRecorder.subscription?.request(.max(14))
     plainRecorder.subscription?.cancel()
@@ -324,9 +324,9 @@ struct CombineParityReview4Tests {
   /// `testDemand` (`[.requested(.unlimited)]`, then `.cancelled` once), `testCompletionWithValues`
   /// (`send(666) == .none`), `testReceiveSubscriptionTwice`, `testIgnoreOutputReflection`.
   @Test func ignoreOutputSubscriptionAndDemand() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .max(1))
-    var eventsWhenSubscribed: [UpstreamEvent]?
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .max(1))
+    var eventsWhenSubscribed: [SubscriptionEvent]?
     recorder.onSubscription = { _ in eventsWhenSubscribed = upstream.events }
     upstream.ignoreOutput().subscribe(recorder)
     #expect(upstream.subscriberDescription == "IgnoreOutput")
@@ -337,7 +337,7 @@ struct CombineParityReview4Tests {
     #expect(upstream.send(666) == .none)
     recorder.subscription?.request(.max(95))
     recorder.subscription?.request(.max(5))
-    let second = OtherSubscription()
+    let second = RecordingSubscription()
     upstream.sendSubscription(second)
     #expect(second.events == [.cancelled])
     recorder.subscription?.cancel()
@@ -352,8 +352,8 @@ struct CombineParityReview4Tests {
   /// Evidence: IgnoreOutputTests.swift `testCompletionWithEmpty`, `testCompletionWithValues`,
   /// `testCompletionWithError`.
   @Test func ignoreOutputPassesTheFirstCompletionOnly() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
     upstream.ignoreOutput().subscribe(recorder)
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.oops))
@@ -361,8 +361,8 @@ struct CombineParityReview4Tests {
     #expect(recorder.history == ["subscription(IgnoreOutput)", "finished"])
     release(upstream, recorder)
 
-    let failing = ReviewUpstream<Int, ReviewError>()
-    let failingRecorder = Recorder<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
+    let failing = RecordingUpstream<Int, ReviewError>()
+    let failingRecorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
     failing.ignoreOutput().subscribe(failingRecorder)
     failing.send(completion: .failure(.oops))
     failing.send(completion: .failure(.oops))
@@ -381,8 +381,8 @@ struct CombineParityReview4Tests {
   /// counter 8), `testCompactMapCancelAlreadyCancelled`, `testCompactMapReflection`.
   @Test func compactMapKeepsNoState() {
     var calls = 0
-    let upstream = ReviewUpstream<String, ReviewError>()
-    let recorder = Recorder<Int, ReviewError>(initialDemand: .max(2), demandPerValue: .max(4))
+    let upstream = RecordingUpstream<String, ReviewError>()
+    let recorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .max(2), demandPerValue: .max(4))
     upstream
       .compactMap { text -> Int? in
         calls += 1
@@ -398,7 +398,7 @@ struct CombineParityReview4Tests {
     upstream.send(completion: .failure(.oops))
     #expect(upstream.send("42") == .max(4))
     #expect(
-      recorder.history == ["subscription(ReviewUpstream)", "value(1)", "finished", "failure(oops)", "value(42)"])
+      recorder.history == ["subscription(RecordingUpstream)", "value(1)", "finished", "failure(oops)", "value(42)"])
     #expect(calls == 4)
 
     recorder.subscription?.cancel()
@@ -416,8 +416,8 @@ struct CombineParityReview4Tests {
   /// `testTryCompactMapReflection` (description "TryCompactMap").
   @Test func tryCompactMapThrowEndsTheStream() {
     var calls = 0
-    let upstream = ReviewUpstream<String, ReviewError>()
-    let recorder = Recorder<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+    let upstream = RecordingUpstream<String, ReviewError>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
     upstream
       .tryCompactMap { text -> Int? in
         calls += 1
@@ -445,8 +445,8 @@ struct CombineParityReview4Tests {
   /// keeps one completion, `send(73) == .none`, subscription history `[.requested(.max(3))]`).
   @Test func tryCompactMapIgnoresEverythingAfterTheCompletion() {
     for first in [Subscribers.Completion<ReviewError>.finished, .failure(.oops)] {
-      let upstream = ReviewUpstream<Int, ReviewError>()
-      let recorder = Recorder<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+      let upstream = RecordingUpstream<Int, ReviewError>()
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
       upstream.tryCompactMap { $0 }.subscribe(recorder)
       upstream.send(completion: first)
       upstream.send(completion: .failure(.oops))
@@ -467,8 +467,8 @@ struct CombineParityReview4Tests {
   /// `testScanReceiveValueBeforeSubscription` (`.value(0)`, demand `.max(42)`), `testScanEmpty`
   /// (described as "Scan").
   @Test func scanForwardsWhateverUpstreamSends() {
-    let upstream = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let recorder = Recorder<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let upstream = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.scan(0) { $0 + $1 * 2 }.subscribe(recorder)
     #expect(upstream.subscriberDescription == "Scan")
     #expect(upstream.send(0) == .max(42))
@@ -480,7 +480,7 @@ struct CombineParityReview4Tests {
     upstream.send(completion: .failure(.oops))
     #expect(
       recorder.history == [
-        "value(0)", "subscription(ReviewUpstream)", "value(2)", "finished", "failure(oops)", "failure(oops)",
+        "value(0)", "subscription(RecordingUpstream)", "value(2)", "finished", "failure(oops)", "failure(oops)",
       ])
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     release(upstream, recorder)
@@ -492,8 +492,8 @@ struct CombineParityReview4Tests {
   /// Evidence: MapKeyPathTests.swift `testMapKeyPathReflection` ("ValueForKey", "ValueForKeys"),
   /// `testMapKeyPathReceiveValueBeforeSubscription`, `testMapKeyPathReceiveCompletionBeforeSubscription`.
   @Test func keyPathMapsDescribeThemselvesAndKeepNoState() {
-    let one = ReviewUpstream<Int, Never>(sendsSubscription: false)
-    let oneRecorder = Recorder<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let one = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let oneRecorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     one.map(\.doubled).subscribe(oneRecorder)
     #expect(one.subscriberDescription == "ValueForKey")
     #expect(one.send(3) == .max(42))
@@ -501,16 +501,16 @@ struct CombineParityReview4Tests {
     #expect(oneRecorder.history == ["value(6)", "finished"])
     release(one, oneRecorder)
 
-    let two = ReviewUpstream<Int, Never>(sendsSubscription: false)
-    let twoRecorder = Recorder<(Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let two = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let twoRecorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     two.map(\.doubled, \.tripled).subscribe(twoRecorder)
     #expect(two.subscriberDescription == "ValueForKeys")
     #expect(two.send(1) == .max(42))
     #expect(twoRecorder.history == ["value((2, 3))"])
     release(two, twoRecorder)
 
-    let three = ReviewUpstream<Int, Never>(sendsSubscription: false)
-    let threeRecorder = Recorder<(Int, Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let three = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let threeRecorder = RecordingSubscriber<(Int, Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     three.map(\.doubled, \.tripled, \.quadrupled).subscribe(threeRecorder)
     #expect(three.subscriberDescription == "ValueForKeys")
     #expect(three.send(1) == .max(42))
@@ -526,8 +526,8 @@ struct CombineParityReview4Tests {
   /// `[.requested(.unlimited), .cancelled]`), `testUpstreamFinishesWithError` (one failure,
   /// `send(73) == .none`), `testCollectReflection` (description "Collect").
   @Test func collectOwnsItsSubscription() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<[Int], ReviewError>(initialDemand: nil, demandPerValue: .none)
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .none, demandPerValue: .none)
     upstream.collect().subscribe(recorder)
     #expect(upstream.subscriberDescription == "Collect")
     #expect(recorder.history == ["subscription(Collect)"])
@@ -537,8 +537,8 @@ struct CombineParityReview4Tests {
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     release(upstream, recorder)
 
-    let failing = ReviewUpstream<Int, ReviewError>()
-    let failingRecorder = Recorder<[Int], ReviewError>(initialDemand: .max(3), demandPerValue: .max(1))
+    let failing = RecordingUpstream<Int, ReviewError>()
+    let failingRecorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .max(3), demandPerValue: .max(1))
     failing.collect().subscribe(failingRecorder)
     failing.send(completion: .failure(.oops))
     failing.send(completion: .failure(.oops))
@@ -555,8 +555,8 @@ struct CombineParityReview4Tests {
   /// Evidence: CollectByCountTests.swift `testBasicBehavior` (`[.requested(.max(8))]`,
   /// `send(4) == .max(12)`, `.value([9, 10])` before `.completion(.finished)`).
   @Test func collectByCountCountsDemandInArrays() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<[Int], ReviewError>(initialDemand: .max(2), demandPerValue: .max(3))
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.collect(4).subscribe(recorder)
     #expect(upstream.subscriberDescription == "CollectByCount")
     #expect(upstream.events == [.requested(.max(8))])
@@ -581,8 +581,8 @@ struct CombineParityReview4Tests {
   /// `testCancelAlreadyCancelled` (`subscription2.history == [.cancelled]`, upstream
   /// `[.requested(.unlimited), .cancelled]`).
   @Test func collectByCountFailureAndCancel() {
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
     upstream.collect(4).subscribe(recorder)
     #expect(upstream.send(1) == .none)
     #expect(upstream.send(2) == .none)
@@ -593,11 +593,11 @@ struct CombineParityReview4Tests {
     #expect(upstream.events == [.requested(.unlimited)])
     release(upstream, recorder)
 
-    let cancelled = ReviewUpstream<Int, ReviewError>()
-    let cancelledRecorder = Recorder<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
+    let cancelled = RecordingUpstream<Int, ReviewError>()
+    let cancelledRecorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
     cancelled.collect(4).subscribe(cancelledRecorder)
     cancelledRecorder.subscription?.cancel()
-    let second = OtherSubscription()
+    let second = RecordingSubscription()
     cancelled.sendSubscription(second)
     #expect(second.events == [.cancelled])
     cancelledRecorder.subscription?.request(.max(2))
@@ -615,10 +615,10 @@ struct CombineParityReview4Tests {
   /// .none`; history `[.subscription, .completion(.failure(.oops))]`), `testEncodeReflection`.
   @Test func encodeFailureCancelsUpstreamFirst() {
     let encoder = CountingEncoder(failing: true)
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
-    var eventsAtFailure: [UpstreamEvent]?
-    recorder.onCompletion = { eventsAtFailure = upstream.events }
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+    var eventsAtFailure: [SubscriptionEvent]?
+    recorder.onCompletion = { _ in eventsAtFailure = upstream.events }
     upstream.encode(encoder: encoder).subscribe(recorder)
     #expect(upstream.subscriberDescription == "Encode")
     #expect(upstream.send(1) == .none)
@@ -633,10 +633,10 @@ struct CombineParityReview4Tests {
   /// Evidence: EncodeTests.swift `testDecodingFailure`, `testDecodeReflection` ("Decode").
   @Test func decodeFailureCancelsUpstreamFirst() {
     let decoder = CountingDecoder(failing: true)
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let recorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
-    var eventsAtFailure: [UpstreamEvent]?
-    recorder.onCompletion = { eventsAtFailure = upstream.events }
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+    var eventsAtFailure: [SubscriptionEvent]?
+    recorder.onCompletion = { _ in eventsAtFailure = upstream.events }
     upstream.decode(type: Int.self, decoder: decoder).subscribe(recorder)
     #expect(upstream.subscriberDescription == "Decode")
     #expect(upstream.send(1) == .none)
@@ -653,27 +653,27 @@ struct CombineParityReview4Tests {
   /// demand `.max(42)`), `testEncodeReceiveCompletionBeforeSubscription`, `testEncodingSuccess`
   /// (after `.finished`, `send(testValue) == .none`), `testDecodingSuccess`.
   @Test func encodeAndDecodeAroundTheSubscriptionAndTheFinish() {
-    let early = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let earlyRecorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let early = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let earlyRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
     early.encode(encoder: CountingEncoder(failing: false)).subscribe(earlyRecorder)
     #expect(early.send(0) == .max(42))
     #expect(earlyRecorder.history == ["value(1)"])
     release(early, earlyRecorder)
 
-    let finishing = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-    let finishingRecorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
+    let finishing = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+    let finishingRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
     finishing.encode(encoder: CountingEncoder(failing: false)).subscribe(finishingRecorder)
     finishing.send(completion: .finished)
     #expect(finishingRecorder.history == ["finished"])
     release(finishing, finishingRecorder)
 
-    let decoded = ReviewUpstream<Int, ReviewError>()
-    let decodedRecorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+    let decoded = RecordingUpstream<Int, ReviewError>()
+    let decodedRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
     decoded.decode(type: Int.self, decoder: CountingDecoder(failing: false)).subscribe(decodedRecorder)
     #expect(decoded.send(1) == .none)
     decoded.send(completion: .finished)
     #expect(decoded.send(3) == .none)
-    #expect(decodedRecorder.history == ["subscription(ReviewUpstream)", "value(1)", "finished"])
+    #expect(decodedRecorder.history == ["subscription(RecordingUpstream)", "value(1)", "finished"])
     release(decoded, decodedRecorder)
   }
 
@@ -685,17 +685,17 @@ struct CombineParityReview4Tests {
   /// history `[.subscription("CustomSubscription")]`).
   @Test func deferredSubscribesTheMadePublisherDirectly() {
     var made = 0
-    let upstream = ReviewUpstream<Int, ReviewError>()
-    let deferred = Deferred { () -> ReviewUpstream<Int, ReviewError> in
+    let upstream = RecordingUpstream<Int, ReviewError>()
+    let deferred = Deferred { () -> RecordingUpstream<Int, ReviewError> in
       made += 1
       return upstream
     }
     #expect(made == 0)
-    let recorder = Recorder<Int, ReviewError>(initialDemand: nil, demandPerValue: .none)
+    let recorder = RecordingSubscriber<Int, ReviewError>(initialDemand: .none, demandPerValue: .none)
     deferred.subscribe(recorder)
     #expect(made == 1)
-    #expect(recorder.history == ["subscription(ReviewUpstream)"])
-    #expect(upstream.subscriberDescription == "Recorder")
+    #expect(recorder.history == ["subscription(RecordingUpstream)"])
+    #expect(upstream.subscriberDescription == "RecordingSubscriber")
     deferred.subscribe(recorder)
     #expect(made == 2)
     release(upstream, recorder)
@@ -718,8 +718,8 @@ struct CombineParityReview4Tests {
     /// subscription history stays `[.requested(.max(3)), .cancelled]`), `testTryCompactMapDemand`
     /// (FilterTests.swift `testDemand`: after the cancel, `send("8") == .none`).
     @Test func tryCompactMapOwnsItsSubscription() {
-      let upstream = ReviewUpstream<String, ReviewError>()
-      let recorder = Recorder<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+      let upstream = RecordingUpstream<String, ReviewError>()
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
       upstream
         .tryCompactMap { text -> Int? in
           if text == "throw" { throw ReviewError.oops }
@@ -733,8 +733,8 @@ struct CombineParityReview4Tests {
       #expect(upstream.events == [.requested(.max(3)), .cancelled])
       release(upstream, recorder)
 
-      let cancelled = ReviewUpstream<String, ReviewError>()
-      let cancelledRecorder = Recorder<Int, any Error>(initialDemand: .max(5), demandPerValue: .max(80))
+      let cancelled = RecordingUpstream<String, ReviewError>()
+      let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(5), demandPerValue: .max(80))
       cancelled.tryCompactMap { Int($0) }.subscribe(cancelledRecorder)
       cancelledRecorder.subscription?.cancel()
       #expect(cancelled.send("8") == .none)
@@ -751,8 +751,8 @@ struct CombineParityReview4Tests {
     /// `testCancelsSubscriptionThenReleasesIt` (`recursionDepth == 1`), `testDemand` (after the
     /// cancel, `send(42) == .none`).
     @Test func encodeOwnsItsSubscription() {
-      let upstream = ReviewUpstream<Int, ReviewError>()
-      let recorder = Recorder<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+      let upstream = RecordingUpstream<Int, ReviewError>()
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
       upstream.onCancel = { recorder.subscription?.request(.max(42)) }
       upstream.encode(encoder: CountingEncoder(failing: true)).subscribe(recorder)
       #expect(recorder.history == ["subscription(Encode)"])
@@ -761,8 +761,8 @@ struct CombineParityReview4Tests {
       upstream.onCancel = nil
       release(upstream, recorder)
 
-      let recursive = ReviewUpstream<Int, ReviewError>()
-      let recursiveRecorder = Recorder<Int, any Error>(initialDemand: nil, demandPerValue: .none)
+      let recursive = RecordingUpstream<Int, ReviewError>()
+      let recursiveRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .none, demandPerValue: .none)
       var depth = 0
       recursive.onCancel = {
         guard depth < 5 else { return }
@@ -775,8 +775,8 @@ struct CombineParityReview4Tests {
       recursive.onCancel = nil
       release(recursive, recursiveRecorder)
 
-      let cancelled = ReviewUpstream<Int, ReviewError>()
-      let cancelledRecorder = Recorder<Int, any Error>(initialDemand: .max(37), demandPerValue: .max(2))
+      let cancelled = RecordingUpstream<Int, ReviewError>()
+      let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(37), demandPerValue: .max(2))
       cancelled.encode(encoder: CountingEncoder(failing: false)).subscribe(cancelledRecorder)
       #expect(cancelled.send(37) == .max(2))
       cancelledRecorder.subscription?.cancel()
@@ -790,8 +790,8 @@ struct CombineParityReview4Tests {
     /// `testUpstreamFinishesImmediately`, initial demand `nil`, "Downstream should receive the
     /// result nonetheless": `[.subscription("Collect"), .value([]), .completion(.finished)]`).
     @Test func collectOfNothingPublishesWithoutDemand() {
-      let upstream = ReviewUpstream<Int, ReviewError>()
-      let recorder = Recorder<[Int], ReviewError>(initialDemand: nil, demandPerValue: .none)
+      let upstream = RecordingUpstream<Int, ReviewError>()
+      let recorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .none, demandPerValue: .none)
       upstream.collect().subscribe(recorder)
       upstream.send(completion: .finished)
       #expect(recorder.history == ["subscription(Collect)", "value([])", "finished"])
@@ -805,8 +805,9 @@ struct CombineParityReview4Tests {
     /// `.completion(.finished)`), `testCollectByCountReceiveCompletionBeforeSubscription`
     /// (`[.completion(.finished)]`).
     @Test func collectByCountPassesCompletionsItShouldNot() {
-      let cancelled = ReviewUpstream<Int, ReviewError>()
-      let cancelledRecorder = Recorder<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
+      let cancelled = RecordingUpstream<Int, ReviewError>()
+      let cancelledRecorder = RecordingSubscriber<[Int], ReviewError>(
+        initialDemand: .unlimited, demandPerValue: .max(3))
       cancelled.collect(4).subscribe(cancelledRecorder)
       _ = cancelled.send(1)
       cancelledRecorder.subscription?.cancel()
@@ -814,16 +815,16 @@ struct CombineParityReview4Tests {
       #expect(cancelledRecorder.history == ["subscription(CollectByCount)", "finished"])
       release(cancelled, cancelledRecorder)
 
-      let twice = ReviewUpstream<Int, ReviewError>()
-      let twiceRecorder = Recorder<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
+      let twice = RecordingUpstream<Int, ReviewError>()
+      let twiceRecorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .unlimited, demandPerValue: .max(3))
       twice.collect(1).subscribe(twiceRecorder)
       twice.send(completion: .finished)
       twice.send(completion: .finished)
       #expect(twiceRecorder.history == ["subscription(CollectByCount)", "finished", "finished"])
       release(twice, twiceRecorder)
 
-      let early = ReviewUpstream<Int, ReviewError>(sendsSubscription: false)
-      let earlyRecorder = Recorder<[Int], ReviewError>(initialDemand: nil, demandPerValue: .none)
+      let early = RecordingUpstream<Int, ReviewError>(sendsSubscription: false)
+      let earlyRecorder = RecordingSubscriber<[Int], ReviewError>(initialDemand: .none, demandPerValue: .none)
       early.collect(19).subscribe(earlyRecorder)
       early.send(completion: .finished)
       #expect(earlyRecorder.history == ["finished"])
@@ -840,120 +841,9 @@ extension Int {
   fileprivate var quadrupled: Int { self * 4 }
 }
 
-/// What an upstream subscription was asked to do.
-private enum UpstreamEvent: Equatable {
-  case requested(Subscribers.Demand)
-  case cancelled
-}
-
-/// An upstream driven by hand that is its own subscription. Like OpenCombine's
-/// `CustomPublisher`, it keeps sending to its subscriber whatever it is told to, after a cancel
-/// or a completion too, and can hold back the subscription (`sendsSubscription: false`) or send
-/// another one later, so a test sees what an operator does with a misbehaving upstream.
-private final class ReviewUpstream<Output, Failure: Error>: Publisher, Subscription, CustomStringConvertible,
-  @unchecked Sendable
-{
-  private(set) var events: [UpstreamEvent] = []
-  private(set) var subscriberDescription: String?
-  private var subscriber: AnySubscriber<Output, Failure>?
-  private let sendsSubscription: Bool
-  /// Runs inside `cancel()`, after the cancel is recorded.
-  var onCancel: (() -> Void)?
-  let combineIdentifier = CombineIdentifier()
-
-  init(sendsSubscription: Bool = true) { self.sendsSubscription = sendsSubscription }
-
-  var description: String { "ReviewUpstream" }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    subscriberDescription = String(describing: subscriber)
-    self.subscriber = AnySubscriber(subscriber)
-    if sendsSubscription { subscriber.receive(subscription: self) }
-  }
-
-  func request(_ demand: Subscribers.Demand) { events.append(.requested(demand)) }
-
-  func cancel() {
-    events.append(.cancelled)
-    onCancel?()
-  }
-
-  func sendSubscription(_ subscription: any Subscription) { subscriber?.receive(subscription: subscription) }
-
-  @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand { subscriber?.receive(value) ?? .none }
-
-  func send(completion: Subscribers.Completion<Failure>) { subscriber?.receive(completion: completion) }
-
-  /// Lets go of the subscriber, which may hold this upstream, so the pipeline can be freed.
-  func detach() {
-    subscriber = nil
-    onCancel = nil
-  }
-}
-
-/// A second subscription an upstream hands its subscriber.
-private final class OtherSubscription: Subscription, CustomStringConvertible, @unchecked Sendable {
-  private(set) var events: [UpstreamEvent] = []
-  let combineIdentifier = CombineIdentifier()
-
-  var description: String { "OtherSubscription" }
-
-  func request(_ demand: Subscribers.Demand) { events.append(.requested(demand)) }
-
-  func cancel() { events.append(.cancelled) }
-}
-
-/// Records everything it receives as text, without judging it (unlike `TestSubscriber`, which
-/// flags what breaks the contracts), and keeps the last subscription it was given so a test can
-/// still request or cancel through it after a completion.
-private final class Recorder<Input, Failure: Error>: Subscriber, CustomStringConvertible, @unchecked Sendable {
-  private(set) var history: [String] = []
-  private(set) var subscription: (any Subscription)?
-  private let initialDemand: Subscribers.Demand?
-  private let demandPerValue: Subscribers.Demand
-  var onSubscription: ((any Subscription) -> Void)?
-  var onCompletion: (() -> Void)?
-  let combineIdentifier = CombineIdentifier()
-
-  init(initialDemand: Subscribers.Demand?, demandPerValue: Subscribers.Demand) {
-    self.initialDemand = initialDemand
-    self.demandPerValue = demandPerValue
-  }
-
-  var description: String { "Recorder" }
-
-  func receive(subscription: any Subscription) {
-    history.append("subscription(\(subscription))")
-    self.subscription = subscription
-    onSubscription?(subscription)
-    if let initialDemand { subscription.request(initialDemand) }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    history.append("value(\(input))")
-    return demandPerValue
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished: history.append("finished")
-    case .failure(let error): history.append("failure(\(error))")
-    }
-    onCompletion?()
-  }
-
-  /// Lets go of the subscription and the hooks, which may hold the pipeline.
-  func forget() {
-    subscription = nil
-    onSubscription = nil
-    onCompletion = nil
-  }
-}
-
 /// Breaks the cycles a test's pipeline makes through the hand-driven upstream and the recorder.
 private func release<Output, Failure, Input, Downstream>(
-  _ upstream: ReviewUpstream<Output, Failure>, _ recorder: Recorder<Input, Downstream>
+  _ upstream: RecordingUpstream<Output, Failure>, _ recorder: RecordingSubscriber<Input, Downstream>
 ) {
   upstream.detach()
   recorder.forget()

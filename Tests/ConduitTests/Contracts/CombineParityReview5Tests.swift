@@ -83,15 +83,16 @@ struct CombineParityReview5Tests {
   /// ComparisonTests.swift `testTryComparisonFailureBecauseOfThrow`, ContainsTests.swift
   /// `testFailureBecauseOfThrow`, LastTests.swift `testTryLastWhereFinishesWhenErrorThrown`.
   @Test func aThrowCancelsUpstreamBeforeTheFailureArrives() {
-    func check<P: Publisher>(_ make: (ManualUpstream<Int, Never>) -> P) where P.Failure == any Error {
-      let upstream = ManualUpstream<Int, Never>()
-      let subscriber = ProbeSubscriber<P.Output, any Error>(initialDemand: .none)
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P)
+    where P.Failure == any Error {
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = RecordingSubscriber<P.Output, any Error>(initialDemand: .none)
       subscriber.onCompletion = { _ in subscriber.note("cancelled: \(upstream.events.contains(.cancelled))") }
       make(upstream).subscribe(subscriber)
       for value in 1...5 { #expect(upstream.send(value) == .none) }
-      #expect(subscriber.log == ["subscription", "cancelled: true", "failure"])
+      #expect(subscriber.history == ["subscription(\(name))", "cancelled: true", "failure(thrown)"])
       subscriber.subscription?.request(.max(1))
-      #expect(subscriber.log == ["subscription", "cancelled: true", "failure"])
+      #expect(subscriber.history == ["subscription(\(name))", "cancelled: true", "failure(thrown)"])
       #expect(upstream.events == [.requested(.unlimited), .cancelled])
       upstream.detach()
     }
@@ -99,12 +100,12 @@ struct CombineParityReview5Tests {
       if value == 3 { throw Review5Error.thrown }
       return value < 3
     }
-    check { $0.tryReduce(1) { total, value in try throwAtThree(value) ? total * value : total } }
-    check { $0.tryMax { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
-    check { $0.tryMin { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
-    check { $0.tryContains { try throwAtThree($0) && $0 > 3 } }
-    check { $0.tryAllSatisfy { try throwAtThree($0) || true } }
-    check { $0.tryLast { try throwAtThree($0) } }
+    check("TryReduce") { $0.tryReduce(1) { total, value in try throwAtThree(value) ? total * value : total } }
+    check("TryComparison") { $0.tryMax { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
+    check("TryComparison") { $0.tryMin { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
+    check("TryContainsWhere") { $0.tryContains { try throwAtThree($0) && $0 > 3 } }
+    check("TryAllSatisfy") { $0.tryAllSatisfy { try throwAtThree($0) || true } }
+    check("TryLastWhere") { $0.tryLast { try throwAtThree($0) } }
   }
 
   /// An upstream failure goes down at once, without demand and without cancelling upstream;
@@ -114,8 +115,8 @@ struct CombineParityReview5Tests {
   /// nothing), used by the `…FinishesWithError` tests of Reduce, Count, Comparison, Contains,
   /// AllSatisfy and Last.
   @Test func anUpstreamFailureIsFinalAndCancelsNothing() {
-    func check<P: Publisher>(_ make: (ManualUpstream<Int, Review5Error>) -> P) where P.Output: Equatable {
-      let upstream = ManualUpstream<Int, Review5Error>()
+    func check<P: Publisher>(_ make: (RecordingUpstream<Int, Review5Error>) -> P) where P.Output: Equatable {
+      let upstream = RecordingUpstream<Int, Review5Error>()
       let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(3), demandPerValue: .max(1))
       make(upstream).subscribe(subscriber)
       upstream.send(completion: .failure(.oops))
@@ -146,25 +147,25 @@ struct CombineParityReview5Tests {
   /// `[.requested(.unlimited), .cancelled]`), used by `testAllSatisfy…`, `testTryAllSatisfy…`
   /// and ContainsTests.swift `testContainsWhere…`, `testTryContainsWhere…`.
   @Test func aDecidedAnswerStopsThePredicateAndCancelsUpstream() {
-    func check<P: Publisher>(expected: Bool, _ make: (ManualUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    func check<P: Publisher>(expected: Bool, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
     where P.Output == Bool {
-      let upstream = ManualUpstream<Int, Never>()
-      let calls = Counter()
+      let upstream = RecordingUpstream<Int, Never>()
+      let calls = ParityBox(0)
       let subscriber = TestSubscriber<Bool, P.Failure>(initialDemand: .max(1))
       make(upstream) { value in
-        calls.count += 1
+        calls.value += 1
         return value.isMultiple(of: 2)
       }
       .subscribe(subscriber)
       for value in [-2, 0, 2, 4] { #expect(upstream.send(value) == .none) }
-      #expect(calls.count == 4)
+      #expect(calls.value == 4)
       #expect(subscriber.values == [])
       #expect(upstream.send(7) == .none)
-      #expect(calls.count == 5)
+      #expect(calls.value == 5)
       #expect(upstream.events == [.requested(.unlimited), .cancelled])
       #expect(upstream.send(8) == .none)
       #expect(upstream.send(3) == .none)
-      #expect(calls.count == 5)
+      #expect(calls.value == 5)
       #expect(subscriber.values == [expected])
       #expect(subscriber.completion != nil)
       #expect(subscriber.violations.isEmpty)
@@ -183,7 +184,7 @@ struct CombineParityReview5Tests {
   /// `[.requested(.unlimited)]`, plus `.cancelled` for an early answer), used by
   /// `testContainsReceiveSubscriptionTwice` and the other aggregates.
   @Test func aSecondSubscriptionIsCancelledBeforeAndAfterTheResult() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = RecordingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Bool, Never>(initialDemand: .max(1))
     upstream.contains(0).subscribe(subscriber)
     let second = RecordingSubscription()
@@ -197,7 +198,7 @@ struct CombineParityReview5Tests {
     #expect(subscriber.events == [.subscription, .value(true), .completion(.finished)])
     upstream.detach()
 
-    let counted = ManualUpstream<Int, Never>()
+    let counted = RecordingUpstream<Int, Never>()
     let countSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     counted.count().subscribe(countSubscriber)
     let extra = RecordingSubscription()
@@ -216,30 +217,30 @@ struct CombineParityReview5Tests {
   /// value 2 and `.finished` on upstream's completion; history stays `[.requested(.unlimited)]`
   /// after `cancel()`).
   @Test func afterTheResultRequestsAndCancelStayDownstream() {
-    func check<P: Publisher>(_ make: (ManualUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
     where P.Output == Int {
-      let upstream = ManualUpstream<Int, Never>()
-      let calls = Counter()
-      let subscriber = ProbeSubscriber<Int, P.Failure>(initialDemand: .none)
+      let upstream = RecordingUpstream<Int, Never>()
+      let calls = ParityBox(0)
+      let subscriber = RecordingSubscriber<Int, P.Failure>(initialDemand: .none)
       make(upstream) { value in
-        calls.count += 1
+        calls.value += 1
         return value > 1
       }
       .subscribe(subscriber)
       for value in [3, 2, 1, 0] { #expect(upstream.send(value) == .none) }
-      #expect(calls.count == 4)
+      #expect(calls.value == 4)
       subscriber.subscription?.request(.unlimited)
       subscriber.subscription?.request(.max(1))
       #expect(upstream.events == [.requested(.unlimited)])
-      #expect(subscriber.log == ["subscription"])
+      #expect(subscriber.history == ["subscription(\(name))"])
       upstream.send(completion: .finished)
-      #expect(subscriber.log == ["subscription", "value 2", "finished"])
+      #expect(subscriber.history == ["subscription(\(name))", "value(2)", "finished"])
       subscriber.subscription?.cancel()
       #expect(upstream.events == [.requested(.unlimited)])
       upstream.detach()
     }
-    check { upstream, predicate in upstream.last(where: predicate) }
-    check { upstream, predicate in upstream.tryLast(where: predicate) }
+    check("LastWhere") { upstream, predicate in upstream.last(where: predicate) }
+    check("TryLastWhere") { upstream, predicate in upstream.tryLast(where: predicate) }
   }
 
   /// Cancelling twice, or requesting after a cancel, reaches upstream once, as one cancel.
@@ -247,9 +248,9 @@ struct CombineParityReview5Tests {
   /// `[.requested(.unlimited), .cancelled]`), used by the `…CancelAlreadyCancelled` tests of
   /// Comparison, TryComparison, Contains, ContainsWhere, TryContainsWhere, Count and Last.
   @Test func aSecondCancelAndALateRequestDoNotReachUpstream() {
-    func check<P: Publisher>(_ make: (ManualUpstream<Int, Never>) -> P) {
-      let upstream = ManualUpstream<Int, Never>()
-      let subscriber = ProbeSubscriber<P.Output, P.Failure>(initialDemand: .none)
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P) {
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .none)
       make(upstream).subscribe(subscriber)
       let subscription = subscriber.subscription
       subscription?.cancel()
@@ -257,19 +258,19 @@ struct CombineParityReview5Tests {
       subscription?.cancel()
       #expect(upstream.events == [.requested(.unlimited), .cancelled])
       #expect(upstream.send(1) == .none)
-      #expect(subscriber.log == ["subscription"])
+      #expect(subscriber.history == ["subscription(\(name))"])
       upstream.detach()
     }
-    check { $0.max() }
-    check { $0.min() }
-    check { $0.tryMax(by: <) }
-    check { $0.contains(0) }
-    check { $0.contains { $0 == 0 } }
-    check { $0.tryContains { $0 == 0 } }
-    check { $0.count() }
-    check { $0.last() }
-    check { $0.last { $0 > 2 } }
-    check { $0.reduce(0, +) }
+    check("Comparison") { $0.max() }
+    check("Comparison") { $0.min() }
+    check("TryComparison") { $0.tryMax(by: <) }
+    check("Contains") { $0.contains(0) }
+    check("ContainsWhere") { $0.contains { $0 == 0 } }
+    check("TryContainsWhere") { $0.tryContains { $0 == 0 } }
+    check("Count") { $0.count() }
+    check("Last") { $0.last() }
+    check("LastWhere") { $0.last { $0 > 2 } }
+    check("Reduce") { $0.reduce(0, +) }
   }
 
   /// A value or completion that arrives before the upstream's subscription is ignored: the
@@ -278,13 +279,13 @@ struct CombineParityReview5Tests {
   /// (`.history([], demand: .none)`), `testReduceReceiveCompletionBeforeSubscription`
   /// (`.history([])`), and the same tests for Count, Comparison, Contains, AllSatisfy and Last.
   @Test func eventsBeforeTheSubscriptionAreIgnored() {
-    func check<P: Publisher>(_ make: (ManualUpstream<Int, Never>) -> P) {
-      let upstream = ManualUpstream<Int, Never>(subscribesAtOnce: false)
-      let subscriber = ProbeSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
+    func check<P: Publisher>(_ make: (RecordingUpstream<Int, Never>) -> P) {
+      let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+      let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
       make(upstream).subscribe(subscriber)
       #expect(upstream.send(0) == .none)
       upstream.send(completion: .finished)
-      #expect(subscriber.log == [])
+      #expect(subscriber.history == [])
       upstream.detach()
     }
     check { $0.reduce(0, +) }
@@ -305,21 +306,21 @@ struct CombineParityReview5Tests {
   /// (`.history([])`), `testSubscribesToUpstreamThenSendsSubscriptionDownstream` (the
   /// subscriber has `.subscription("Concatenate")` once the prefix has handed over its own).
   @Test func concatenateSubscribesDownstreamWhenThePrefixSubscribes() {
-    let prefix = ManualUpstream<Int, Never>(subscribesAtOnce: false)
-    let subscriber = ProbeSubscriber<Int, Never>(initialDemand: .max(2))
+    let prefix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
     prefix.append(1, 2, 3).subscribe(subscriber)
-    #expect(subscriber.log == [])
+    #expect(subscriber.history == [])
     #expect(prefix.send(12) == .none)
     prefix.send(completion: .finished)
-    #expect(subscriber.log == [])
+    #expect(subscriber.history == [])
 
     prefix.sendSubscription()
-    #expect(subscriber.log == ["subscription"])
+    #expect(subscriber.history == ["subscription(Concatenate)"])
     #expect(subscriber.subscription.map { "\($0)" } == "Concatenate")
     #expect(prefix.events == [.requested(.max(2))])
     #expect(prefix.send(5) == .none)
     prefix.send(completion: .finished)
-    #expect(subscriber.log == ["subscription", "value 5", "value 1"])
+    #expect(subscriber.history == ["subscription(Concatenate)", "value(5)", "value(1)"])
     subscriber.subscription?.cancel()
     prefix.detach()
   }
@@ -329,13 +330,13 @@ struct CombineParityReview5Tests {
   /// Evidence: ConcatenateTests.swift `testPrependReceiveValueBeforeSubscription`
   /// (`.history([.subscription("Concatenate")], demand: .none)`).
   @Test func prependingAnEmptyPublisherSubscribesDownstreamBeforeTheSuffix() {
-    let suffix = ManualUpstream<Int, Never>(subscribesAtOnce: false)
-    let subscriber = ProbeSubscriber<Int, Never>(initialDemand: .none)
+    let suffix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .none)
     suffix.prepend(Empty()).subscribe(subscriber)
-    #expect(subscriber.log == ["subscription"])
+    #expect(subscriber.history == ["subscription(Concatenate)"])
     #expect(subscriber.subscription.map { "\($0)" } == "Concatenate")
     #expect(suffix.send(12) == .none)
-    #expect(subscriber.log == ["subscription"])
+    #expect(subscriber.history == ["subscription(Concatenate)"])
     subscriber.subscription?.cancel()
     suffix.detach()
   }
@@ -344,7 +345,7 @@ struct CombineParityReview5Tests {
   /// on. Evidence: ConcatenateTests.swift `testRecursivelyReceiveValue` (demand 3, each value
   /// sends the next from inside `receive`: history `[1, 2, 3]`, every send answered `.none`).
   @Test func concatenateDropsAValueBeyondDemand() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = RecordingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     var answers: [Subscribers.Demand] = []
     var remaining = 10
@@ -369,10 +370,10 @@ struct CombineParityReview5Tests {
   /// 3 returned; then `[.max(19), .unlimited]`, unchanged by `request(.max(42))` after
   /// `.finished`).
   @Test func concatenateCarriesDemandAddedWhileTheSuffixSubscribes() {
-    let prefix = ManualUpstream<Int, Never>()
-    let suffix = ManualUpstream<Int, Never>()
+    let prefix = RecordingUpstream<Int, Never>()
+    let suffix = RecordingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(3))
-    let lateSuffix = Deferred { () -> ManualUpstream<Int, Never> in
+    let lateSuffix = Deferred { () -> RecordingUpstream<Int, Never> in
       subscriber.request(.max(7))
       return suffix
     }
@@ -395,8 +396,8 @@ struct CombineParityReview5Tests {
   /// answered with `.none`. Evidence: ConcatenateTests.swift `testAppendBasicBehavior`
   /// (`publisher2.send(7) == .none`; `subscription3.history == [.cancelled]`).
   @Test func concatenateIgnoresTheSuffixAfterItFinished() {
-    let prefix = ManualUpstream<Int, Never>()
-    let suffix = ManualUpstream<Int, Never>()
+    let prefix = RecordingUpstream<Int, Never>()
+    let suffix = RecordingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(1))
     prefix.append(suffix).subscribe(subscriber)
     #expect(prefix.send(1) == .max(1))
@@ -417,8 +418,8 @@ struct CombineParityReview5Tests {
   /// a second time. Evidence: ConcatenateTests.swift `testRecursivelyReceiveFailure` (history
   /// `[.subscription("Concatenate"), .completion(.failure(.oops))]`).
   @Test func concatenateDeliversAReenteredFailureOnce() {
-    let upstream = ManualUpstream<Int, Review5Error>()
-    let subscriber = ProbeSubscriber<Int, Review5Error>(initialDemand: .none)
+    let upstream = RecordingUpstream<Int, Review5Error>()
+    let subscriber = RecordingSubscriber<Int, Review5Error>(initialDemand: .none)
     var remaining = 10
     subscriber.onCompletion = { _ in
       guard remaining > 0 else { return }
@@ -427,7 +428,7 @@ struct CombineParityReview5Tests {
     }
     upstream.append().subscribe(subscriber)
     upstream.send(completion: .failure(.oops))
-    #expect(subscriber.log == ["subscription", "failure"])
+    #expect(subscriber.history == ["subscription(Concatenate)", "failure(oops)"])
     upstream.detach()
   }
 
@@ -461,16 +462,16 @@ struct CombineParityReview5Tests {
     for arity in 2...10 {
       for finishing in 0..<arity {
         let (children, merged) = mergeOf(arity)
-        let subscriber = ProbeSubscriber<Int, Review5Error>(initialDemand: .unlimited)
+        let subscriber = RecordingSubscriber<Int, Review5Error>(initialDemand: .unlimited)
         merged.subscribe(subscriber)
         #expect(children[finishing].send(666) == .none)
         children[finishing].send(completion: .finished)
-        #expect(subscriber.log == ["subscription", "value 666"], "arity \(arity)")
+        #expect(subscriber.history == ["subscription(Merge)", "value(666)"], "arity \(arity)")
         #expect(subscriber.subscription.map { "\($0)" } == "Merge", "arity \(arity)")
         for child in children where child !== children[finishing] {
           child.send(completion: .finished)
         }
-        #expect(subscriber.log == ["subscription", "value 666", "finished"], "arity \(arity)")
+        #expect(subscriber.history == ["subscription(Merge)", "value(666)", "finished"], "arity \(arity)")
         for child in children {
           #expect(child.events == [.requested(.unlimited)], "arity \(arity)")
           child.detach()
@@ -509,9 +510,9 @@ struct CombineParityReview5Tests {
   /// first `[.requested(.max(1)), .cancelled]`, then `[.requested(.max(1)), .cancelled,
   /// .cancelled]` after the downstream cancels).
   @Test func mergeCancelsASecondSubscription() {
-    let first = ManualUpstream<Int, Review5Error>()
+    let first = RecordingUpstream<Int, Review5Error>()
     let other = PassthroughSubject<Int, Review5Error>()
-    let subscriber = ProbeSubscriber<Int, Review5Error>(initialDemand: .none)
+    let subscriber = RecordingSubscriber<Int, Review5Error>(initialDemand: .none)
     first.merge(with: other).subscribe(subscriber)
     #expect(first.events == [.requested(.max(1))])
     let second = RecordingSubscription()
@@ -560,8 +561,8 @@ struct CombineParityReview5Tests {
   /// .finished]`: 0 and 12 before the connection and 14 after its cancel are lost), used by
   /// MakeConnectableTests.swift `testMulticast`.
   @Test func multicastConnectCancelAndReconnect() {
-    func check<C: ConnectablePublisher>(_ make: (ManualUpstream<Int, Never>) -> C) where C.Output == Int {
-      let upstream = ManualUpstream<Int, Never>()
+    func check<C: ConnectablePublisher>(_ make: (RecordingUpstream<Int, Never>) -> C) where C.Output == Int {
+      let upstream = RecordingUpstream<Int, Never>()
       let connectable = make(upstream)
       let subscriber = TestSubscriber<Int, C.Failure>()
       connectable.subscribe(subscriber)
@@ -612,7 +613,7 @@ struct CombineParityReview5Tests {
   /// `.max(2)`: 5, 6; upstream `[.requested(.unlimited)]`; the latest subscriber
   /// `[.subscription, .completion(.finished)]`).
   @Test func multicastServesEachSubscriberItsOwnDemand() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = RecordingUpstream<Int, Never>()
     let multicast = upstream.multicast(subject: PassthroughSubject())
     let early = TestSubscriber<Int, Never>(initialDemand: .max(3))
     multicast.subscribe(early)
@@ -671,10 +672,10 @@ struct CombineParityReview5Tests {
   /// output interleaving "callback …" lines written by the subscription and the subscriber).
   @Test func printWritesEachLineBeforeThePassedOnCall() {
     let stream = SharedStream()
-    let upstream = ManualUpstream<Int, Review5Error>()
+    let upstream = RecordingUpstream<Int, Review5Error>()
     upstream.onRequest = { _ in stream.write("callback request demand\n") }
     upstream.onCancel = { stream.write("callback cancel subscription\n") }
-    let subscriber = ProbeSubscriber<Int, Review5Error>(initialDemand: .none)
+    let subscriber = RecordingSubscriber<Int, Review5Error>(initialDemand: .none)
     subscriber.onSubscription = { subscription in
       stream.write("callback subscription\n")
       subscription.request(.unlimited)
@@ -693,7 +694,7 @@ struct CombineParityReview5Tests {
     upstream.send(completion: .failure(.oops))
     #expect(
       stream.lines == [
-        "👉: receive subscription: (ManualUpstream)",
+        "👉: receive subscription: (RecordingUpstream)",
         "callback subscription",
         "👉: request unlimited",
         "callback request demand",
@@ -716,9 +717,9 @@ struct CombineParityReview5Tests {
       ])
     upstream.detach()
 
-    let cancelled = ManualUpstream<Int, Never>()
+    let cancelled = RecordingUpstream<Int, Never>()
     cancelled.onCancel = { stream.write("callback cancel subscription\n") }
-    let cancelling = ProbeSubscriber<Int, Never>(initialDemand: .none)
+    let cancelling = RecordingSubscriber<Int, Never>(initialDemand: .none)
     cancelled.print(to: stream).subscribe(cancelling)
     stream.clear()
     cancelling.subscription?.cancel()
@@ -739,8 +740,8 @@ struct CombineParityReview5Tests {
     /// (`publisher1.send(4000) == .none` after the prefix finished, not in the history) and
     /// `testCombineIdentifier` (the prefix's and suffix's subscribers are of different types).
     @Test func aValueThePrefixSendsAfterItFinishedIsDropped() {
-      let prefix = ManualUpstream<Int, Never>()
-      let suffix = ManualUpstream<Int, Never>()
+      let prefix = RecordingUpstream<Int, Never>()
+      let suffix = RecordingUpstream<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
       prefix.append(suffix).subscribe(subscriber)
       prefix.send(completion: .finished)
@@ -770,7 +771,7 @@ struct CombineParityReview5Tests {
       let connectable = RecordingConnectable()
       let autoconnect = connectable.autoconnect()
       let inner = TestSubscriber<Int, Never>(initialDemand: .none)
-      let outer = ProbeSubscriber<Int, Never>(initialDemand: .none)
+      let outer = RecordingSubscriber<Int, Never>(initialDemand: .none)
       outer.onSubscription = { _ in autoconnect.subscribe(inner) }
       autoconnect.subscribe(outer)
       #expect(connectable.connections == ["connected", "connected"])
@@ -784,8 +785,8 @@ struct CombineParityReview5Tests {
     /// "👉: request max: (42)" after "👉: receive cancel", with no "callback request demand").
     @Test func printLogsARequestAfterACancel() {
       let stream = SharedStream()
-      let upstream = ManualUpstream<Int, Never>()
-      let subscriber = ProbeSubscriber<Int, Never>(initialDemand: .none)
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .none)
       upstream.print(to: stream).subscribe(subscriber)
       subscriber.subscription?.cancel()
       subscriber.subscription?.request(.max(42))
@@ -800,7 +801,7 @@ struct CombineParityReview5Tests {
 
 /// The description of the subscription `publisher` hands its subscriber.
 private func subscriptionName<P: Publisher>(_ publisher: P) -> String? {
-  let subscriber = ProbeSubscriber<P.Output, P.Failure>(initialDemand: .none)
+  let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .none)
   publisher.subscribe(subscriber)
   defer { subscriber.subscription?.cancel() }
   return subscriber.subscription.map { "\($0)" }
@@ -809,10 +810,10 @@ private func subscriptionName<P: Publisher>(_ publisher: P) -> String? {
 /// Runs `values` through the comparison `make` builds, with an ordering by trailing zero bits
 /// that records its calls; returns the result and the calls.
 private func compare<P: Publisher>(
-  _ values: [Int], _ make: (ManualUpstream<Int, Never>, @escaping (Int, Int) -> Bool) -> P
+  _ values: [Int], _ make: (RecordingUpstream<Int, Never>, @escaping (Int, Int) -> Bool) -> P
 ) -> (Int?, [[Int]]) where P.Output == Int, P.Failure == Never {
-  let upstream = ManualUpstream<Int, Never>()
-  let calls = Box<[[Int]]>([])
+  let upstream = RecordingUpstream<Int, Never>()
+  let calls = ParityBox<[[Int]]>([])
   let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
   make(upstream) { lhs, rhs in
     calls.value.append([lhs, rhs])
@@ -832,8 +833,8 @@ private func compare<P: Publisher>(
 
 /// `arity` hand-driven upstreams and their merge, built with `merge(with:)` up to eight and
 /// `MergeMany` beyond, as MergeTests.swift's `getChildrenAndMergeForArity` does.
-private func mergeOf(_ arity: Int) -> ([ManualUpstream<Int, Review5Error>], AnyPublisher<Int, Review5Error>) {
-  let c = (0..<arity).map { _ in ManualUpstream<Int, Review5Error>() }
+private func mergeOf(_ arity: Int) -> ([RecordingUpstream<Int, Review5Error>], AnyPublisher<Int, Review5Error>) {
+  let c = (0..<arity).map { _ in RecordingUpstream<Int, Review5Error>() }
   let merged: AnyPublisher<Int, Review5Error>
   switch arity {
   case 2: merged = c[0].merge(with: c[1]).eraseToAnyPublisher()
@@ -846,125 +847,6 @@ private func mergeOf(_ arity: Int) -> ([ManualUpstream<Int, Review5Error>], AnyP
   default: merged = Publishers.MergeMany(c).eraseToAnyPublisher()
   }
   return (c, merged)
-}
-
-private final class Counter: @unchecked Sendable {
-  var count = 0
-}
-
-private final class Box<Value>: @unchecked Sendable {
-  var value: Value
-  init(_ value: Value) { self.value = value }
-}
-
-/// A subscription that records what it is asked.
-private final class RecordingSubscription: Subscription, @unchecked Sendable {
-  private(set) var events: [ManualUpstream<Int, Never>.Event] = []
-  func request(_ demand: Subscribers.Demand) { events.append(.requested(demand)) }
-  func cancel() { events.append(.cancelled) }
-}
-
-/// An upstream driven by hand, like OpenCombine's `CustomPublisher`: it is its own
-/// subscription and records the requests and cancels; it keeps its subscriber after a cancel
-/// or a completion, so a test can send what a careless upstream would; it can hold the
-/// subscription back until told (`subscribesAtOnce: false`), or send a further one.
-private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription, CustomStringConvertible,
-  @unchecked Sendable
-{
-  enum Event: Equatable {
-    case requested(Subscribers.Demand)
-    case cancelled
-  }
-
-  private(set) var events: [Event] = []
-  private(set) var subscriptionCount = 0
-  private var subscriber: AnySubscriber<Output, Failure>?
-  private let subscribesAtOnce: Bool
-  var onRequest: ((Subscribers.Demand) -> Void)?
-  var onCancel: (() -> Void)?
-  let combineIdentifier = CombineIdentifier()
-  var description: String { "ManualUpstream" }
-
-  init(subscribesAtOnce: Bool = true) {
-    self.subscribesAtOnce = subscribesAtOnce
-  }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    self.subscriber = AnySubscriber(subscriber)
-    subscriptionCount += 1
-    if subscribesAtOnce { subscriber.receive(subscription: self) }
-  }
-
-  func request(_ demand: Subscribers.Demand) {
-    events.append(.requested(demand))
-    onRequest?(demand)
-  }
-
-  func cancel() {
-    events.append(.cancelled)
-    onCancel?()
-  }
-
-  /// Hands the subscriber a subscription: this upstream itself unless another is given.
-  func sendSubscription(_ subscription: (any Subscription)? = nil) {
-    subscriber?.receive(subscription: subscription ?? self)
-  }
-
-  func send(_ value: Output) -> Subscribers.Demand { subscriber?.receive(value) ?? .none }
-
-  func send(completion: Subscribers.Completion<Failure>) { subscriber?.receive(completion: completion) }
-
-  /// Lets go of the subscriber and the hooks, so the pipeline can be freed.
-  func detach() {
-    subscriber = nil
-    onRequest = nil
-    onCancel = nil
-  }
-}
-
-/// A subscriber that logs what it receives as text, keeps its subscription after completing
-/// (so a test can still request or cancel through it), and runs hooks.
-private final class ProbeSubscriber<Input, Failure: Error>: Subscriber, @unchecked Sendable {
-  private(set) var log: [String] = []
-  private(set) var subscription: (any Subscription)?
-  private let initialDemand: Subscribers.Demand
-  var onSubscription: ((any Subscription) -> Void)?
-  var onValue: ((Input) -> Subscribers.Demand)?
-  var onCompletion: ((Subscribers.Completion<Failure>) -> Void)?
-  let combineIdentifier = CombineIdentifier()
-
-  init(initialDemand: Subscribers.Demand) {
-    self.initialDemand = initialDemand
-  }
-
-  func note(_ line: String) { log.append(line) }
-
-  func receive(subscription: any Subscription) {
-    log.append("subscription")
-    self.subscription = subscription
-    if let onSubscription {
-      onSubscription(subscription)
-    } else if initialDemand > 0 {
-      subscription.request(initialDemand)
-    }
-  }
-
-  func receive(_ input: Input) -> Subscribers.Demand {
-    log.append("value \(input)")
-    return onValue?(input) ?? .none
-  }
-
-  func receive(completion: Subscribers.Completion<Failure>) {
-    let hook = onCompletion
-    onCompletion = nil
-    onValue = nil
-    onSubscription = nil
-    hook?(completion)
-    switch completion {
-    case .finished: log.append("finished")
-    case .failure: log.append("failure")
-    }
-  }
 }
 
 /// A connectable publisher over a hand-driven upstream that records connections.
