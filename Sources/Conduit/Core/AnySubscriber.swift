@@ -48,18 +48,21 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
   /// Creates a type-erasing subscriber that forwards values and completion to a subject.
   ///
-  /// The subject receives the subscription through `send(subscription:)`.
+  /// The subject receives the first subscription through `send(subscription:)`, then the values
+  /// and the completion; as in Combine, a later subscription does not reach it (it is
+  /// cancelled), nor does anything after the completion.
   @inlinable
   public init<S: Subject>(_ s: S) where S.Output == Input, S.Failure == Failure {
     combineIdentifier = CombineIdentifier(s)
+    let relay = SubjectSubscriber(s)
     call = { call, argument in
       switch call {
       case .subscription:
-        s.send(subscription: argument.assumingMemoryBound(to: (any Subscription).self).pointee)
+        relay.receive(subscription: argument.assumingMemoryBound(to: (any Subscription).self).pointee)
       case .value:
-        s.send(argument.assumingMemoryBound(to: Input.self).pointee)
+        return relay.receive(argument.assumingMemoryBound(to: Input.self).pointee)
       case .completion:
-        s.send(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
+        relay.receive(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
       case .inspect:
         argument.assumingMemoryBound(to: Any?.self).pointee = s
       }

@@ -20,14 +20,20 @@ where Downstream.Input == Elements.Element {
     var delivering = false
     @usableFromInline
     var terminated = false
+    /// The sequence, for `description` only, as Combine describes the subscription; let go when
+    /// the subscription ends.
+    @usableFromInline
+    var sequence: Elements?
 
     @inlinable
-    init() {}
+    init(sequence: Elements?) {
+      self.sequence = sequence
+    }
   }
 
   // Guarded by its own lock.
   @usableFromInline
-  let state = Locked(State())
+  let state: Locked<State>
   // Set once by `cancel`, read without the lock by the delivery loop.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
@@ -49,13 +55,19 @@ where Downstream.Input == Elements.Element {
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
   let handle: (SequenceSubscription, SubscriptionRequest) -> Void
-  // Immutable: what the subscription calls itself, or `nil` for the sequence's type. The type's
-  // name is only worked out when asked for, not on every subscription.
+  // Immutable: what the subscription calls itself, or `nil` to be described as Combine describes
+  // a sequence's subscription: by the sequence while it publishes, "Sequence" once it has ended.
+  // Worked out only when asked for, not on every subscription.
   @usableFromInline
   let name: StaticString?
 
   @usableFromInline
-  var description: String { name.map { "\($0)" } ?? String(describing: Elements.self) }
+  var description: String {
+    if let name { return "\(name)" }
+    // Described out of the lock: a sequence's description is its own code.
+    let sequence = state.withLock { $0.sequence }
+    return sequence.map { String(describing: $0) } ?? "Sequence"
+  }
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
@@ -74,17 +86,19 @@ where Downstream.Input == Elements.Element {
       return
     }
     let subscription = SequenceSubscription(
-      iterator: iterator, first: first, completion: completion, downstream: downstream,
+      sequence: sequence, iterator: iterator, first: first, completion: completion, downstream: downstream,
       name: name)
     downstream.receive(subscription: subscription)
   }
 
   @inlinable
   init(
-    iterator: Elements.Iterator, first: Elements.Element,
+    sequence: Elements, iterator: Elements.Iterator, first: Elements.Element,
     completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, name: StaticString?
   ) {
     census = CensusToken(SequenceSubscription.self, inheritingFrom: downstream)
+    // A named subscription (a `Record`'s) never describes itself by its sequence.
+    state = Locked(State(sequence: name == nil ? Optional(sequence) : nil))
     self.iterator = iterator
     self.upcoming = first
     self.completion = completion
@@ -119,8 +133,11 @@ where Downstream.Input == Elements.Element {
   @inlinable
   func handleCancel() {
     guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    // The sequence leaves after the lock: its deinit is not ours to run under it.
+    var sequence: Elements?
     let owns = state.withLock { state -> Bool in
       state.terminated = true
+      swap(&sequence, &state.sequence)
       guard !state.delivering else { return false }
       state.delivering = true
       return true
@@ -171,8 +188,11 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func finish() {
+    // The sequence leaves after the lock: its deinit is not ours to run under it.
+    var sequence: Elements?
     let shouldComplete = state.withLock { state -> Bool in
       defer { state.terminated = true }
+      swap(&sequence, &state.sequence)
       return !state.terminated
     }
     let downstream = self.downstream

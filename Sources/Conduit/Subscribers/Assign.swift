@@ -66,8 +66,15 @@ extension Subscribers {
     }
 
     /// Receives a value from the upstream publisher and returns the additional demand.
+    ///
+    /// As in Combine, a value is written only while subscribed: not before the subscription,
+    /// nor after the completion or a cancel.
     public func receive(_ value: Input) -> Subscribers.Demand {
-      object?[keyPath: keyPath] = value
+      let subscribed = status.withLock { status -> Root? in
+        if case .subscribed(let object, _) = status { return object }
+        return nil
+      }
+      subscribed?[keyPath: keyPath] = value
       return .none
     }
 

@@ -221,10 +221,11 @@ struct SequenceTests {
     #expect(subscriber.values == [1])
   }
 
-  @Test func subscriptionIsDescribedByTheSequencesType() {
+  // As in Combine (OpenCombine's SequenceTests.swift `testReflection`): by the sequence itself.
+  @Test func subscriptionIsDescribedByTheSequence() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     [1, 2].publisher.subscribe(subscriber)
-    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Array<Int>")
+    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "[1, 2]")
     subscriber.cancel()
   }
 
