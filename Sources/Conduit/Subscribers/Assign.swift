@@ -80,17 +80,22 @@ extension Subscribers {
 
     /// Receives the completion from the upstream publisher.
     public func receive(completion: Subscribers.Completion<Never>) {
-      status.withLock { $0 = .terminal }
+      // What it held leaves after the lock: the object's deinit is not ours to run under it.
+      _ = end()
     }
 
     /// Cancels the subscription and releases the object.
     public func cancel() {
-      let subscription = status.withLock { status -> (any Subscription)? in
+      if case .subscribed(_, let subscription) = end() { subscription.cancel() }
+    }
+
+    /// Moves to `.terminal` and returns what the status held, for the caller to let go of after
+    /// the lock.
+    private func end() -> Status {
+      status.withLock { status in
         defer { status = .terminal }
-        if case .subscribed(_, let subscription) = status { return subscription }
-        return nil
+        return status
       }
-      subscription?.cancel()
     }
   }
 }

@@ -67,6 +67,31 @@ struct AssignTests {
     withExtendedLifetime(token) {}
   }
 
+  /// The object is let go of after Assign's lock, at completion and at cancel: an object whose
+  /// `deinit` reads `object` (or cancels the Assign) used to deadlock on that lock.
+  @Test func objectMayUseTheAssignInItsDeinit() {
+    final class Watched {
+      var value = 0
+      var onDeinit: (() -> Void)?
+      deinit { onDeinit?() }
+    }
+    var seen: [String] = []
+    for ending in ["completion", "cancel"] {
+      let subject = PassthroughSubject<Int, Never>()
+      var watched: Watched? = Watched()
+      let assign = Subscribers.Assign(object: watched!, keyPath: \Watched.value)
+      watched!.onDeinit = {
+        seen.append("\(ending): object \(assign.object == nil ? "nil" : "kept")")
+        assign.cancel()
+      }
+      watched = nil
+      subject.subscribe(assign)
+      subject.send(1)
+      if ending == "completion" { subject.send(completion: .finished) } else { assign.cancel() }
+    }
+    #expect(seen == ["completion: object nil", "cancel: object nil"])
+  }
+
   @Test func releasesTheObjectOnCancel() {
     let subject = PassthroughSubject<Int, Never>()
     weak var weakModel: Model?
