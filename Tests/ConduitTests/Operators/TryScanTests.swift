@@ -91,35 +91,3 @@ struct TryScanTests {
     #expect(subscriber.violations.isEmpty)
   }
 }
-
-/// An upstream driven by hand that records what its subscriber asks of it.
-private final class ManualUpstream<Output, Failure: Error>: Publisher, Subscription {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-  /// Keeps delivering after `cancel`, like an upstream that breaks contract 4.
-  var ignoresCancel = false
-  private var downstream: AnySubscriber<Output, Failure>?
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    downstream = AnySubscriber(subscriber)
-    subscriber.receive(subscription: self)
-  }
-
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-
-  func cancel() {
-    cancelCount += 1
-    if !ignoresCancel { downstream = nil }
-  }
-
-  @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand {
-    downstream?.receive(value) ?? .none
-  }
-
-  func send(completion: Subscribers.Completion<Failure>) {
-    let downstream = self.downstream
-    self.downstream = nil
-    downstream?.receive(completion: completion)
-  }
-}

@@ -380,14 +380,6 @@ struct CurrentValueSubjectTests {
 
 private struct Oops: Error, Equatable {}
 
-/// Records what a subject asks of the upstream subscription it was given.
-private final class SpySubscription: Subscription {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-  func cancel() { cancelCount += 1 }
-}
 
 /// Requests, subscriptions and sends racing on two threads: each subscriber gets every value at
 /// most once, and never an older value after a newer one.

@@ -460,12 +460,3 @@ private final class CancelBeforeRecordingSubject: Subject, UpstreamForgetting, @
   }
   func forgetUpstream(_ identifier: CombineIdentifier) { inner.forgetUpstream(identifier) }
 }
-
-/// Records what a subject asks of the upstream subscription it was given.
-private final class SpySubscription: Subscription {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-  func cancel() { cancelCount += 1 }
-}

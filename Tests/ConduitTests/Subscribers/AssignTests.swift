@@ -154,12 +154,3 @@ private final class Model {
     didSet { history.append(count) }
   }
 }
-
-/// Records what an assign subscriber asks of its subscription.
-private final class SpySubscription: Subscription {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-  func cancel() { cancelCount += 1 }
-}

@@ -286,12 +286,3 @@ private final class Captured {
   private(set) var touches = 0
   func touch() { touches += 1 }
 }
-
-/// Records what a sink asks of its subscription.
-private final class SpySubscription: Subscription {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-  func cancel() { cancelCount += 1 }
-}
