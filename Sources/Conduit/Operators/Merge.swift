@@ -15,7 +15,9 @@ extension Publishers {
   /// ```
   public struct Merge<A, B>: Publisher
   where A: Publisher, B: Publisher, A.Failure == B.Failure, A.Output == B.Output {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -31,6 +33,7 @@ extension Publishers {
       self.b = b
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 2).attach(a).attach(b)
@@ -139,7 +142,9 @@ extension Publishers {
     A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, A.Output == B.Output, B.Failure == C.Failure,
     B.Output == C.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -159,6 +164,7 @@ extension Publishers {
       self.c = c
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 3).attach(a).attach(b).attach(c)
@@ -249,7 +255,9 @@ extension Publishers {
     A: Publisher, B: Publisher, C: Publisher, D: Publisher, A.Failure == B.Failure, A.Output == B.Output,
     B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -273,6 +281,7 @@ extension Publishers {
       self.d = d
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 4).attach(a).attach(b).attach(c).attach(d)
@@ -347,7 +356,9 @@ extension Publishers {
     B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output, D.Failure == E.Failure,
     D.Output == E.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -375,6 +386,7 @@ extension Publishers {
       self.e = e
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 5).attach(a).attach(b).attach(c).attach(d).attach(e)
@@ -434,7 +446,9 @@ extension Publishers {
     A.Output == B.Output, B.Failure == C.Failure, B.Output == C.Output, C.Failure == D.Failure, C.Output == D.Output,
     D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -466,6 +480,7 @@ extension Publishers {
       self.f = f
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 6).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f)
@@ -512,7 +527,9 @@ extension Publishers {
     C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output,
     F.Failure == G.Failure, F.Output == G.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -548,6 +565,7 @@ extension Publishers {
       self.g = g
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 7).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
@@ -580,7 +598,9 @@ extension Publishers {
     C.Output == D.Output, D.Failure == E.Failure, D.Output == E.Output, E.Failure == F.Failure, E.Output == F.Output,
     F.Failure == G.Failure, F.Output == G.Output, G.Failure == H.Failure, G.Output == H.Output
   {
+    /// The kind of values published by this publisher.
     public typealias Output = A.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -620,6 +640,7 @@ extension Publishers {
       self.h = h
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 8).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)

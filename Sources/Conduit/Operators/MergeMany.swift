@@ -11,7 +11,9 @@ extension Publishers {
   ///     .sink { print($0) }   // 1, 2, 3
   /// ```
   public struct MergeMany<Upstream: Publisher>: Publisher {
+    /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
     public typealias Failure = Upstream.Failure
 
     /// The publishers this publisher merges.
@@ -29,6 +31,7 @@ extension Publishers {
       publishers = Array(upstream)
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merge = MergeAttacher(subscriber, upstreamCount: publishers.count)

@@ -18,7 +18,9 @@ extension Publishers {
   /// ```
   public struct Zip<A, B>: Publisher
   where A: Publisher, B: Publisher, A.Failure == B.Failure {
+    /// The kind of values published by this publisher: one value from each upstream, as a tuple.
     public typealias Output = (A.Output, B.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -34,6 +36,7 @@ extension Publishers {
       self.b = b
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots2<A.Output, B.Output>(inheritingFrom: subscriber))
@@ -53,7 +56,9 @@ extension Publishers {
   /// ```
   public struct Zip3<A, B, C>: Publisher
   where A: Publisher, B: Publisher, C: Publisher, A.Failure == B.Failure, B.Failure == C.Failure {
+    /// The kind of values published by this publisher: one value from each upstream, as a tuple.
     public typealias Output = (A.Output, B.Output, C.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -73,6 +78,7 @@ extension Publishers {
       self.c = c
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>(inheritingFrom: subscriber))
@@ -96,7 +102,9 @@ extension Publishers {
     A: Publisher, B: Publisher, C: Publisher, D: Publisher, A.Failure == B.Failure, B.Failure == C.Failure,
     C.Failure == D.Failure
   {
+    /// The kind of values published by this publisher: one value from each upstream, as a tuple.
     public typealias Output = (A.Output, B.Output, C.Output, D.Output)
+    /// The kind of errors this publisher might publish.
     public typealias Failure = A.Failure
 
     /// The first upstream publisher.
@@ -120,6 +128,7 @@ extension Publishers {
       self.d = d
     }
 
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber))
