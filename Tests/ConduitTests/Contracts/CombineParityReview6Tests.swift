@@ -23,18 +23,8 @@ struct CombineParityReview6Tests {
   /// Evidence: PassthroughSubjectTests.swift `testRequestingDemand`
   /// (`expectedNumberOfInputsHistory`).
   @Test func passthroughSubjectDemandMatrixMatchesCombine() {
-    var counts: [Int] = []
-    for initial in Self.initialDemands {
-      for returned in Self.returnedDemands {
-        let subject = PassthroughSubject<Int, Review6Error>()
-        let subscriber = ScriptedSubscriber<Int, Review6Error>(initial: initial, returned: returned)
-        subject.subscribe(subscriber)
-        for value in 0..<20 { subject.send(value) }
-        subject.send(completion: .finished)
-        #expect(subscriber.subscriptions == 1)
-        #expect(subscriber.completions == [.finished])
-        counts.append(subscriber.values.count)
-      }
+    let counts = Self.demandMatrix(PassthroughSubject<Int, Review6Error>.init) { subject, _, _ in
+      for value in 0..<20 { subject.send(value) }
     }
     #expect(
       counts == [
@@ -48,27 +38,44 @@ struct CombineParityReview6Tests {
   /// Evidence: CurrentValueSubjectTests.swift `testRequestingDemand`
   /// (`expectedNumberOfInputsHistory`, `inputs.first == 111`).
   @Test func currentValueSubjectDemandMatrixMatchesCombine() {
+    let makeSubject = {
+      let subject = CurrentValueSubject<Int, Review6Error>(112)
+      subject.value -= 1
+      return subject
+    }
+    let counts = Self.demandMatrix(makeSubject) { subject, subscriber, initial in
+      #expect(subscriber.values.first == (initial == nil ? nil : 111))
+      for _ in 0..<20 { subject.value += 1 }
+      let value = subject.value
+      subject.value = value
+    }
+    #expect(
+      counts == [
+        0, 0, 0, 0, 0, 1, 11, 2, 1, 22, 2, 12, 4, 5, 22, 10, 20, 12, 13, 22, 22, 22, 22, 22, 22,
+      ])
+  }
+
+  /// For each initial demand and each list of returned demands, subscribes a scripted
+  /// subscriber to a new subject, lets `send` send to it, finishes it, and counts the values the
+  /// subscriber got; checks that it got one subscription and the completion.
+  private static func demandMatrix<S: Subject>(
+    _ makeSubject: () -> S,
+    send: (S, ScriptedSubscriber<Int, Review6Error>, Subscribers.Demand?) -> Void
+  ) -> [Int] where S.Output == Int, S.Failure == Review6Error {
     var counts: [Int] = []
-    for initial in Self.initialDemands {
-      for returned in Self.returnedDemands {
-        let subject = CurrentValueSubject<Int, Review6Error>(112)
-        subject.value -= 1
+    for initial in initialDemands {
+      for returned in returnedDemands {
+        let subject = makeSubject()
         let subscriber = ScriptedSubscriber<Int, Review6Error>(initial: initial, returned: returned)
         subject.subscribe(subscriber)
-        #expect(subscriber.values.first == (initial == nil ? nil : 111))
-        for _ in 0..<20 { subject.value += 1 }
-        let value = subject.value
-        subject.value = value
+        send(subject, subscriber, initial)
         subject.send(completion: .finished)
         #expect(subscriber.subscriptions == 1)
         #expect(subscriber.completions == [.finished])
         counts.append(subscriber.values.count)
       }
     }
-    #expect(
-      counts == [
-        0, 0, 0, 0, 0, 1, 11, 2, 1, 22, 2, 12, 4, 5, 22, 10, 20, 12, 13, 22, 22, 22, 22, 22, 22,
-      ])
+    return counts
   }
 
   private static let initialDemands: [Subscribers.Demand?] = [nil, .max(1), .max(2), .max(10), .unlimited]
