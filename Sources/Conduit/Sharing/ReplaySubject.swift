@@ -41,14 +41,18 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
 
   @inlinable
   func send(_ value: Output) {
+    // The value pushed out of the replay leaves after the lock: its deinit is not ours to run
+    // under it.
+    var pushedOut: Output?
     state.withRetained { state -> ReplayMembers<Output, Failure>? in
       guard state.completion == nil else { return nil }
-      if state.recent.count == bufferSize { _ = state.recent.popFirst() }
+      if state.recent.count == bufferSize { pushedOut = state.recent.popFirst() }
       state.recent.append(value)
       return state.members
     } then: { members in
       for index in members.list.indices { members.list[index].enqueue(value) }
     }
+    withExtendedLifetime(pushedOut) {}
   }
 
   @inlinable
@@ -279,15 +283,18 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
 
   @inlinable
   func cancel() {
-    let parent = state.withLock { state -> ReplaySubject<Output, Failure>? in
+    // What the state held leaves after the lock: the subscriber's and the values' deinits are
+    // not ours to run under it.
+    let (parent, receiver, queue) = state.withLock { state in
       defer {
         state.parent = nil
         state.receiver = nil
         state.queue = []
       }
-      return state.parent
+      return (state.parent, state.receiver, state.queue)
     }
     parent?.remove(self)
+    withExtendedLifetime((receiver, queue)) {}
   }
 
   /// Sends `value` to the receiver, which comes retained once, and releases it.

@@ -112,6 +112,47 @@ struct ShareReplayTests {
     second.cancel()
   }
 
+  /// A cancelled subscriber is let go of after its conduit's lock: one whose `deinit` sends to
+  /// the shared upstream (which offers the value to that same conduit) used to stop the process
+  /// on the lock taken twice.
+  @Test func subscriberMaySendUpstreamInItsDeinit() {
+    final class Holder {
+      var subscription: (any Subscription)?
+      var sentInDeinit = false
+    }
+    final class Sender: Subscriber {
+      let upstream: PassthroughSubject<Int, Never>
+      let holder: Holder
+      let combineIdentifier = CombineIdentifier()
+      init(upstream: PassthroughSubject<Int, Never>, holder: Holder) {
+        self.upstream = upstream
+        self.holder = holder
+      }
+      func receive(subscription: any Subscription) {
+        holder.subscription = subscription
+        subscription.request(.unlimited)
+      }
+      func receive(_ input: Int) -> Subscribers.Demand { .none }
+      func receive(completion: Subscribers.Completion<Never>) {}
+      deinit {
+        upstream.send(2)
+        holder.sentInDeinit = true
+      }
+    }
+    let upstream = PassthroughSubject<Int, Never>()
+    let shared = upstream.share(replay: 1)
+    let staying = TestSubscriber<Int, Never>()
+    shared.subscribe(staying)
+    let holder = Holder()
+    shared.subscribe(Sender(upstream: upstream, holder: holder))
+    upstream.send(1)
+    holder.subscription?.cancel()
+    #expect(holder.sentInDeinit)
+    #expect(staying.values == [1, 2])
+    holder.subscription = nil
+    staying.cancel()
+  }
+
   @Test func cancelStopsDelivery() {
     let source = PassthroughSubject<Int, Never>()
     let shared = source.share(replay: 1)
