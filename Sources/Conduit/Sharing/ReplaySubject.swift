@@ -234,6 +234,11 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   /// straight down without being queued.
   @inlinable
   func enqueue(_ value: Output) {
+    // What a subscriber with no demand drops leaves after the lock: a value's deinit is not ours
+    // to run under it. Almost always one value; more only right after the replay.
+    var dropped: Output?
+    var droppedMore: [Output] = []
+    defer { withExtendedLifetime((dropped, droppedMore)) {} }
     let arrival = state.withLock { state -> Arrival in
       guard let receiver = state.receiver else { return .nothing }
       if !state.delivering, state.queue.isEmpty, state.demand > 0 {
@@ -245,7 +250,13 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       // Only a subscriber with no demand drops the oldest; values that demand covers are merely
       // waiting for the thread that delivers.
       if state.started, state.demand == .none, state.queue.count > capacity {
-        state.queue.removeFirst(state.queue.count - capacity)
+        let excess = state.queue.count - capacity
+        if excess == 1 {
+          dropped = state.queue.removeFirst()
+        } else {
+          droppedMore = Array(state.queue.prefix(excess))
+          state.queue.removeFirst(excess)
+        }
       }
       return takeDelivery(&state) ? .drain : .nothing
     }
