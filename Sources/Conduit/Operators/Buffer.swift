@@ -254,6 +254,9 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
+    // The values a failure drops leave after the lock: their deinits may cancel this
+    // subscription.
+    var dropped = ValueQueue<Input>()
     let owns = state.withLock { state -> Bool in
       guard case .active = state.phase else { return false }
       switch completion {
@@ -262,6 +265,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
         state.upstream = nil
         state.whenFull = .dropNewest
       case .failure(let error):
+        swap(&state.values, &dropped)
         _ = state.end(.failing(error))
       }
       return state.claimDelivery()
@@ -298,10 +302,14 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func handleCancel() {
+    // The values dropped leave after the lock: their deinits may cancel this subscription.
+    var dropped = ValueQueue<Input>()
     let ended = state.withLock { state -> ((any Subscription)?, Bool)? in
       switch state.phase {
       case .cancelled, .done: return nil
-      default: return (state.end(.cancelled), state.claimDelivery())
+      default:
+        swap(&state.values, &dropped)
+        return (state.end(.cancelled), state.claimDelivery())
       }
     }
     guard let (upstream, owns) = ended else { return }

@@ -106,6 +106,12 @@ where Types.Downstream.Input == Types.Input {
     case done
   }
 
+  /// What `State.end` lets go of, for the caller to release after the lock.
+  @usableFromInline
+  typealias Ended = (
+    downstream: Downstream?, targets: Targets?, handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?
+  )
+
   @usableFromInline
   struct State {
     @usableFromInline
@@ -125,18 +131,21 @@ where Types.Downstream.Input == Types.Input {
     }
 
     /// Ends the subscription and lets go of the downstream and the handler; returns the
-    /// downstream and the targets, to be released after the lock.
+    /// downstream, the targets and the handler (and what it captured), to be released after the
+    /// lock.
     @inlinable
-    mutating func end() -> (downstream: Downstream?, targets: Targets?) {
+    mutating func end() -> Ended {
       let targets: Targets? =
         switch phase {
         case .upstream(let targets), .replacement(let targets): targets
         default: nil
         }
       phase = .done
-      handler = nil
-      defer { downstream = nil }
-      return (downstream, targets)
+      defer {
+        downstream = nil
+        handler = nil
+      }
+      return (downstream, targets, handler)
     }
   }
 
@@ -195,8 +204,8 @@ where Types.Downstream.Input == Types.Input {
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
-      let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
-        guard case .upstream = state.phase else { return (nil, nil) }
+      let ended = state.withLock { state -> Ended in
+        guard case .upstream = state.phase else { return (nil, nil, nil) }
         return state.end()
       }
       ended.downstream?.receive(completion: .finished)
@@ -214,8 +223,8 @@ where Types.Downstream.Input == Types.Input {
       case .success(let replacement):
         replacement.subscribe(Replacement(parent: self))
       case .failure(let thrown):
-        let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
-          guard case .awaitingReplacement = state.phase else { return (nil, nil) }
+        let ended = state.withLock { state -> Ended in
+          guard case .awaitingReplacement = state.phase else { return (nil, nil, nil) }
           return state.end()
         }
         ended.downstream?.receive(completion: .failure(thrown))
@@ -241,8 +250,8 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let ended = state.withLock { state -> (downstream: Downstream?, targets: Targets?) in
-      guard case .replacement = state.phase else { return (nil, nil) }
+    let ended = state.withLock { state -> Ended in
+      guard case .replacement = state.phase else { return (nil, nil, nil) }
       return state.end()
     }
     switch completion {
@@ -310,13 +319,14 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func handleCancel() {
-    let (downstream, current) = state.withLock { state -> (Downstream?, Targets?) in
-      if case .done = state.phase { return (nil, nil) }
+    let (downstream, current, handler) = state.withLock { state -> Ended in
+      if case .done = state.phase { return (nil, nil, nil) }
       return state.end()
     }
     current?.upstream.cancel()
-    // Released outside the lock: the downstream's deinit may run arbitrary code.
-    _ = downstream
+    // Released outside the lock: the downstream's and the handler's deinits may run arbitrary
+    // code.
+    _ = (downstream, handler)
   }
 }
 

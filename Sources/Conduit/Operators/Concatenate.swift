@@ -248,11 +248,11 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func handleCancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      defer { state = State.ended }
-      return state.upstream
-    }
-    upstream?.cancel()
+    // The subscriber and the suffix leave after the lock: the subscriber's deinit may cancel
+    // this subscription.
+    var ended = State.ended
+    state.withLock { swap(&$0, &ended) }
+    ended.upstream?.cancel()
   }
 }
 

@@ -178,21 +178,37 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
       return upgraded
     }
 
-    /// Forgets the upstream and every child; returns the subscriptions to cancel.
+    /// Forgets the upstream and every child; returns the subscriptions to cancel, with the
+    /// transform and the values not delivered, for the caller to let go of after the lock.
     @inlinable
-    mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> [any Subscription] {
-      var cancelled: [any Subscription] = []
-      if includingUpstream, let upstream { cancelled.append(upstream) }
+    mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> Detached {
+      var detached = Detached()
+      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
       for index in children.indices where children.ids[index] != excluded {
-        if let subscription = children.children[index].subscription { cancelled.append(subscription) }
+        if let subscription = children.children[index].subscription { detached.cancelled.append(subscription) }
       }
       upstream = nil
-      transform = nil
+      swap(&transform, &detached.transform)
       children.removeAll()
       scalarChildren = 0
-      backlog.removeAll()
-      return cancelled
+      swap(&backlog, &detached.backlog)
+      return detached
     }
+  }
+
+  /// What `State.detachAll` lets go of. The transform (and what it captured) and the values not
+  /// delivered leave after the lock: their deinits may call back into this subscription.
+  @usableFromInline
+  struct Detached {
+    @usableFromInline
+    var cancelled: [any Subscription] = []
+    @usableFromInline
+    var transform: ((Input) -> NewPublisher)?
+    @usableFromInline
+    var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
+
+    @inlinable
+    init() {}
   }
 
   @usableFromInline
@@ -294,11 +310,14 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
+      // The transform (and what it captured) leaves after the lock: a deinit may call back into
+      // this subscription.
+      var transform: ((Input) -> NewPublisher)?
       let owns = state.withLock { state -> Bool in
         guard case .active = state.phase, !state.outerFinished else { return false }
         state.outerFinished = true
         state.upstream = nil
-        state.transform = nil
+        swap(&state.transform, &transform)
         return state.claimDelivery()
       }
       if owns { drain(more: .none) }
@@ -446,7 +465,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @inlinable
   func handleCancel() {
-    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+    let ended = state.withLock { state -> (Detached, Bool)? in
       switch state.phase {
       case .active, .failing: break
       case .cancelled, .done: return nil
@@ -454,8 +473,8 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
       state.phase = .cancelled
       return (state.detachAll(except: nil, includingUpstream: true), state.claimDelivery())
     }
-    guard let (subscriptions, owns) = ended else { return }
-    for subscription in subscriptions { subscription.cancel() }
+    guard let (detached, owns) = ended else { return }
+    for subscription in detached.cancelled { subscription.cancel() }
     if owns { drain(more: .none) }
   }
 
@@ -469,13 +488,13 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @inlinable
   func fail(_ error: Failure, child failed: Int?) {
-    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+    let ended = state.withLock { state -> (Detached, Bool)? in
       guard case .active = state.phase else { return nil }
       state.phase = .failing(error)
       return (state.detachAll(except: failed, includingUpstream: failed != nil), state.claimDelivery())
     }
-    guard let (subscriptions, owns) = ended else { return }
-    for subscription in subscriptions { subscription.cancel() }
+    guard let (detached, owns) = ended else { return }
+    for subscription in detached.cancelled { subscription.cancel() }
     if owns { drain(more: .none) }
   }
 

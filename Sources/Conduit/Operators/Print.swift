@@ -149,12 +149,13 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   func cancel() {
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard case .subscribed(_, let upstream) = state else { return nil }
-      state = .terminal
-      return upstream
+    // The subscriber leaves after the lock: its deinit may cancel this subscription.
+    let ended = state.withLock { state -> State? in
+      guard case .subscribed = state else { return nil }
+      defer { state = .terminal }
+      return state
     }
-    guard let upstream else { return }
+    guard case .subscribed(_, let upstream)? = ended else { return }
     log("receive cancel", closing: true)
     upstream.cancel()
   }

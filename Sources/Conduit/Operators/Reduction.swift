@@ -249,13 +249,16 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   @inlinable
   func handleCancel() {
     cancelled.store(true, ordering: .releasing)
+    // A result held for want of demand leaves after the lock: its deinit may cancel this
+    // subscription.
+    var held = State.terminal
     let (upstream, owned) = state.withLock { state -> ((any Subscription)?, Bool) in
       switch state {
       case .active(let upstream, _):
         state = .terminal
         return (upstream, true)
       case .holding, .awaitingSubscription:
-        state = .terminal
+        swap(&state, &held)
         return (nil, true)
       case .terminal:
         return (nil, false)

@@ -124,18 +124,34 @@ where
       return true
     }
 
-    /// Forgets the upstream and the current child; returns the subscriptions to cancel.
+    /// Forgets the upstream and the current child; returns the subscriptions to cancel, with
+    /// the values not delivered, for the caller to let go of after the lock.
     @inlinable
-    mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> [any Subscription] {
-      var cancelled: [any Subscription] = []
-      if includingUpstream, let upstream { cancelled.append(upstream) }
-      if includingCurrent, let current { cancelled.append(current) }
+    mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> Detached {
+      var detached = Detached()
+      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
+      if includingCurrent, let current { detached.cancelled.append(current) }
       upstream = nil
       current = nil
       currentID = nil
-      pendingScalar = nil
-      backlog.removeAll()
-      return cancelled
+      swap(&pendingScalar, &detached.pendingScalar)
+      swap(&backlog, &detached.backlog)
+      return detached
+    }
+
+    /// What `detachAll` lets go of. The values not delivered leave after the lock: their
+    /// deinits may call back into this subscription.
+    @usableFromInline
+    struct Detached {
+      @usableFromInline
+      var cancelled: [any Subscription] = []
+      @usableFromInline
+      var pendingScalar: P.Output?
+      @usableFromInline
+      var backlog = ValueQueue<P.Output>()
+
+      @inlinable
+      init() {}
     }
 
     /// Makes child `id` the latest one, dropping the previous one with the elements it had
@@ -423,7 +439,7 @@ where
 
   @inlinable
   func handleCancel() {
-    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+    let ended = state.withLock { state -> (State.Detached, Bool)? in
       switch state.phase {
       case .active, .failing: break
       case .cancelled, .done: return nil
@@ -431,8 +447,8 @@ where
       state.phase = .cancelled
       return (state.detachAll(includingUpstream: true, includingCurrent: true), state.claimDelivery())
     }
-    guard let (subscriptions, owns) = ended else { return }
-    for subscription in subscriptions { subscription.cancel() }
+    guard let (detached, owns) = ended else { return }
+    for subscription in detached.cancelled { subscription.cancel() }
     if owns { drain(more: .none) }
   }
 
@@ -443,7 +459,7 @@ where
   /// upstream switched to in between would otherwise be forgotten without being cancelled.
   @inlinable
   func fail(_ error: Failure, fromChild child: Int?) {
-    let ended = state.withLock { state -> ([any Subscription], Bool)? in
+    let ended = state.withLock { state -> (State.Detached, Bool)? in
       guard case .active = state.phase else { return nil }
       if let child {
         guard state.currentID == child else { return nil }
@@ -451,11 +467,11 @@ where
         state.current = nil
       }
       state.phase = .failing(error)
-      let subscriptions = state.detachAll(includingUpstream: child != nil, includingCurrent: child == nil)
-      return (subscriptions, state.claimDelivery())
+      let detached = state.detachAll(includingUpstream: child != nil, includingCurrent: child == nil)
+      return (detached, state.claimDelivery())
     }
-    guard let (subscriptions, owns) = ended else { return }
-    for subscription in subscriptions { subscription.cancel() }
+    guard let (detached, owns) = ended else { return }
+    for subscription in detached.cancelled { subscription.cancel() }
     if owns { drain(more: .none) }
   }
 

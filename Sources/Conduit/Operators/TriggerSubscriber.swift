@@ -155,12 +155,15 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   @inlinable
   final func cancel() {
-    let (upstream, trigger) = state.withLock { state -> ((any Subscription)?, (any Subscription)?) in
-      guard !state.terminal else { return (nil, nil) }
+    // The subscriber leaves after the lock (the third element, dropped): its deinit may cancel
+    // this subscription.
+    let (upstream, trigger, _) = state.withLock {
+      state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
+      guard !state.terminal else { return (nil, nil, nil) }
       state.terminal = true
-      state.downstream = nil
       state.pendingCompletion = nil
-      return (take(&state.upstream), take(&state.trigger))
+      defer { state.downstream = nil }
+      return (take(&state.upstream), take(&state.trigger), state.downstream)
     }
     upstream?.cancel()
     trigger?.cancel()

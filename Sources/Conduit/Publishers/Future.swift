@@ -169,13 +169,13 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   }
 
   func cancel() {
-    let future = state.withLock { state -> Future<Output, Failure>? in
-      defer { state = .terminal }
-      switch state {
-      case .waiting(_, let future, _), .holding(_, let future, _): return future
-      case .delivering, .terminal: return nil
-      }
+    // What the state held leaves after the lock: the subscriber's and the value's deinits may
+    // cancel this subscription.
+    var ended = State.terminal
+    state.withLock { swap(&$0, &ended) }
+    switch ended {
+    case .waiting(_, let future, _), .holding(_, let future, _): future.remove(self)
+    case .delivering, .terminal: break
     }
-    future?.remove(self)
   }
 }

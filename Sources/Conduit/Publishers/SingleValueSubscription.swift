@@ -74,7 +74,11 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
 
   @usableFromInline
   func cancel() {
-    state.withLock { $0 = .terminal }
+    // The function leaves after the lock, and the subscriber and value it holds: their deinits
+    // may cancel this subscription.
+    var ended = State.terminal
+    state.withLock { swap(&$0, &ended) }
+    withExtendedLifetime(ended) {}
   }
 }
 

@@ -57,14 +57,17 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
 
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
+    // The upstream subscriptions leave after the lock: their deinits may use this subject.
+    var upstreams: [any Subscription] = []
     let members = state.withLock { state -> ReplayMembers<Output, Failure>? in
       guard state.completion == nil else { return nil }
       state.completion = completion
-      state.upstreams = []
+      swap(&state.upstreams, &upstreams)
       defer { state.members = ReplayMembers([]) }
       return state.members
     }
     for member in members?.list ?? [] { member.finish(completion) }
+    withExtendedLifetime(upstreams) {}
   }
 
   @inlinable

@@ -169,13 +169,16 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   @inlinable
   func send(completion: Subscribers.Completion<Failure>) {
+    // The upstream subscriptions leave after the lock: their deinits may use this subject.
+    var upstreams: [any Subscription] = []
     let claimed = state.withLock { state -> Claim in
       guard state.completion == nil else { return .nothing }
       state.completion = completion
-      state.upstreams = []
+      swap(&state.upstreams, &upstreams)
       return claim(.completion(completion))
     }
     settle(claimed, .completion(completion))
+    withExtendedLifetime(upstreams) {}
   }
 
   /// A current-value subject asks its upstream for `.unlimited` at once; a passthrough subject,

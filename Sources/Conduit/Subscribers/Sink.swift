@@ -114,18 +114,23 @@ extension Subscribers {
 
     /// Receives the completion from the upstream publisher.
     public func receive(completion: Subscribers.Completion<Failure>) {
-      let wasActive = status.withLock { status -> Bool in
-        defer { status = .terminal }
-        if case .terminal = status { return false }
-        return true
-      }
-      guard wasActive else { return }
+      // The upstream subscription leaves after the lock, before the closure is called: its
+      // deinit may cancel this sink.
+      if case .terminal = end() { return }
       handlers._withUnsafeGuaranteedRef { $0.receiveCompletion(completion) }
       if receivingValue {
         releaseAfterValue = true
       } else {
         releaseHandlers()
       }
+    }
+
+    /// Moves to `.terminal` and returns what the status held, for the caller to let go of after
+    /// the lock.
+    private func end() -> SinkStatus {
+      var ended = SinkStatus.terminal
+      status.withLock { swap(&$0, &ended) }
+      return ended
     }
 
     /// Gives up the closures, and whatever they captured.

@@ -221,6 +221,28 @@ struct BufferTests {
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
   }
+
+  /// A cancel, or a failure, lets go of the buffered values after the operator's lock: a value
+  /// whose `deinit` cancels the same subscription stopped the process on the lock taken twice.
+  @Test func bufferedValueMayCancelTheSubscriptionInItsDeinit() {
+    struct Failed: Error {}
+    for ending in ["cancel", "failure"] {
+      let upstream = PassthroughSubject<DeinitProbe, Failed>()
+      let holder = DeinitCancellingSubscriber<DeinitProbe, Failed>.Holder()
+      upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropOldest)
+        .subscribe(DeinitCancellingSubscriber<DeinitProbe, Failed>(holder: holder))
+      var cancelledInDeinit = false
+      upstream.send(
+        DeinitProbe {
+          holder.subscription?.cancel()
+          cancelledInDeinit = true
+        })
+      #expect(!cancelledInDeinit)
+      if ending == "cancel" { holder.subscription?.cancel() } else { upstream.send(completion: .failure(Failed())) }
+      #expect(cancelledInDeinit, "\(ending)")
+      holder.subscription = nil
+    }
+  }
 }
 
 @Suite(.leakChecked(timeout: .seconds(3)))

@@ -158,6 +158,30 @@ struct CatchTests {
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
   }
+
+  /// A cancel, or the upstream's finishing, lets go of the handler after the operator's lock: an
+  /// object the handler captured whose `deinit` cancels the same subscription stopped the
+  /// process on the lock taken twice.
+  @Test func handlerCapturesMayCancelTheSubscriptionInTheirDeinit() {
+    struct Failed: Error {}
+    for ending in ["cancel", "finished"] {
+      let upstream = PassthroughSubject<Int, Failed>()
+      let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+      var cancelledInDeinit = false
+      let cancelling = {
+        holder.subscription?.cancel()
+        cancelledInDeinit = true
+      }
+      upstream.catch { [captured = DeinitProbe(onDeinit: cancelling)] _ in
+        withExtendedLifetime(captured) {}
+        return Just(0)
+      }
+      .subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+      if ending == "cancel" { holder.subscription?.cancel() } else { upstream.send(completion: .finished) }
+      #expect(cancelledInDeinit, "\(ending)")
+      holder.subscription = nil
+    }
+  }
 }
 
 @Suite(.leakChecked)

@@ -175,4 +175,15 @@ struct ConcatenateTests {
     #expect(concatenated == Just(1).append(Just(2)))
     #expect(concatenated != Just(2).append(Just(1)))
   }
+
+  /// A cancel lets go of the subscriber after the operator's lock: a subscriber that cancels its
+  /// subscription in its `deinit` stopped the process on the lock taken twice.
+  @Test func subscriberMayCancelItsSubscriptionInItsDeinit() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+    upstream.append(Just(2)).subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+    holder.subscription?.cancel()
+    #expect(holder.cancelledInDeinit)
+    holder.subscription = nil
+  }
 }

@@ -466,6 +466,51 @@ struct FlatMapTests {
     #expect(second.completion == .failure(.other))
     #expect(neither.maxPublishers == .unlimited)
   }
+
+  /// A cancel lets go of the values waiting for demand, and of the transform, after the
+  /// operator's lock: a value, or an object the transform captured, whose `deinit` cancels the
+  /// same subscription stopped the process on the lock taken twice.
+  @Test func waitingValueAndTransformMayCancelTheSubscriptionInTheirDeinit() {
+    let holder = DeinitCancellingSubscriber<DeinitProbe, Never>.Holder()
+    var cancelledInDeinit: [String] = []
+    let upstream = PassthroughSubject<Int, Never>()
+    // A value waits for demand.
+    upstream.flatMap { _ in
+      Just(
+        DeinitProbe {
+          holder.subscription?.cancel()
+          cancelledInDeinit.append("waiting")
+        })
+    }
+    .subscribe(DeinitCancellingSubscriber<DeinitProbe, Never>(holder: holder))
+    upstream.send(1)
+    holder.subscription?.cancel()
+    holder.subscription = nil
+    // The transform holds the last reference to what it captured.
+    let cancelling = {
+      holder.subscription?.cancel()
+      cancelledInDeinit.append("captured")
+    }
+    upstream.flatMap { [captured = DeinitProbe(onDeinit: cancelling)] _ in
+      withExtendedLifetime(captured) {}
+      return Empty<DeinitProbe, Never>()
+    }
+    .subscribe(DeinitCancellingSubscriber<DeinitProbe, Never>(holder: holder))
+    holder.subscription?.cancel()
+    holder.subscription = nil
+    // The upstream finishes while an inner publisher goes on: the transform is let go of.
+    let inner = PassthroughSubject<DeinitProbe, Never>()
+    let finishing = PassthroughSubject<Int, Never>()
+    finishing.flatMap { [captured = DeinitProbe(onDeinit: cancelling)] _ in
+      withExtendedLifetime(captured) {}
+      return inner
+    }
+    .subscribe(DeinitCancellingSubscriber<DeinitProbe, Never>(holder: holder))
+    finishing.send(1)
+    finishing.send(completion: .finished)
+    holder.subscription = nil
+    #expect(cancelledInDeinit == ["waiting", "captured", "captured"])
+  }
 }
 
 /// Subscribes its subscriber to a range of integers from a global Dispatch queue, so that the

@@ -146,6 +146,18 @@ struct PrefixUntilOutputTests {
     values.send(2)
     #expect(subscriber.events == [.subscription, .value(1)])
   }
+
+  /// A cancel lets go of the subscriber after the operator's lock: a subscriber that cancels its
+  /// subscription in its `deinit` stopped the process on the lock taken twice.
+  @Test func subscriberMayCancelItsSubscriptionInItsDeinit() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let trigger = PassthroughSubject<Void, Never>()
+    let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+    holder.subscription?.cancel()
+    #expect(holder.cancelledInDeinit)
+    holder.subscription = nil
+  }
 }
 
 @Suite(.leakChecked)

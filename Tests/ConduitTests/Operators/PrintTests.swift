@@ -194,4 +194,17 @@ struct PrintTests {
     #expect(print.stream != nil)
     #expect(Just(1).print().stream == nil)
   }
+
+  /// A cancel lets go of the subscriber after the operator's lock: a subscriber that cancels its
+  /// subscription in its `deinit` stopped the process on the lock taken twice.
+  @Test func subscriberMayCancelItsSubscriptionInItsDeinit() {
+    let output = TextCollector()
+    let upstream = PassthroughSubject<Int, Never>()
+    let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+    upstream.print("p", to: output).subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+    holder.subscription?.cancel()
+    #expect(holder.cancelledInDeinit)
+    #expect(output.lines.last == "p: receive cancel")
+    holder.subscription = nil
+  }
 }

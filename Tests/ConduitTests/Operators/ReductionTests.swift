@@ -367,6 +367,25 @@ struct ReductionTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("request(.none)"))
   }
+
+  /// A cancel lets go of the result held for want of demand after the operator's lock: a value
+  /// whose `deinit` cancels the same subscription stopped the process on the lock taken twice.
+  @Test func heldResultMayCancelTheSubscriptionInItsDeinit() {
+    let upstream = PassthroughSubject<DeinitProbe, Never>()
+    let holder = DeinitCancellingSubscriber<[DeinitProbe], Never>.Holder()
+    upstream.collect().subscribe(DeinitCancellingSubscriber<[DeinitProbe], Never>(holder: holder))
+    var cancelledInDeinit = false
+    upstream.send(
+      DeinitProbe {
+        holder.subscription?.cancel()
+        cancelledInDeinit = true
+      })
+    upstream.send(completion: .finished)
+    #expect(!cancelledInDeinit)
+    holder.subscription?.cancel()
+    #expect(cancelledInDeinit)
+    holder.subscription = nil
+  }
 }
 
 /// Races between upstream finishing and downstream requesting or cancelling: the result is

@@ -312,6 +312,25 @@ struct SwitchToLatestTests {
     #expect(first.events == [.subscription, .value(1), .completion(.finished)])
     #expect(second.completion == .failure(.failed))
   }
+
+  /// A cancel lets go of the value waiting for demand after the operator's lock: a value whose
+  /// `deinit` cancels the same subscription stopped the process on the lock taken twice.
+  @Test func waitingValueMayCancelTheSubscriptionInItsDeinit() {
+    let upstream = PassthroughSubject<Just<DeinitProbe>, Never>()
+    let holder = DeinitCancellingSubscriber<DeinitProbe, Never>.Holder()
+    upstream.switchToLatest().subscribe(DeinitCancellingSubscriber<DeinitProbe, Never>(holder: holder))
+    var cancelledInDeinit = false
+    upstream.send(
+      Just(
+        DeinitProbe {
+          holder.subscription?.cancel()
+          cancelledInDeinit = true
+        }))
+    #expect(!cancelledInDeinit)
+    holder.subscription?.cancel()
+    #expect(cancelledInDeinit)
+    holder.subscription = nil
+  }
 }
 
 @Suite(.leakChecked, .serialized)

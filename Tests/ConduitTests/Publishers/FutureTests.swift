@@ -323,4 +323,19 @@ struct FutureTests {
     #expect(token != nil)
     token = nil
   }
+
+  /// A cancelled subscription lets go of its subscriber (and a value it held) after its lock: a
+  /// subscriber that cancels its subscription in its `deinit` stopped the process on the lock
+  /// taken twice. Both while the future waits and once it holds a value not yet demanded.
+  @Test func subscriberMayCancelItsSubscriptionInItsDeinit() {
+    let waiting = Future<Int, Never> { _ in }
+    let fulfilled = Future<Int, Never> { $0(.success(1)) }
+    for future in [waiting, fulfilled] {
+      let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+      future.subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+      holder.subscription?.cancel()
+      #expect(holder.cancelledInDeinit)
+      holder.subscription = nil
+    }
+  }
 }

@@ -121,4 +121,14 @@ struct JustTests {
     #expect(weakProbe == nil)
     token = nil
   }
+
+  /// A cancelled subscription lets go of its subscriber (and value) after its lock: a subscriber
+  /// that cancels its subscription in its `deinit` stopped the process on the lock taken twice.
+  @Test func subscriberMayCancelItsSubscriptionInItsDeinit() {
+    let holder = DeinitCancellingSubscriber<Int, Never>.Holder()
+    Just(1).subscribe(DeinitCancellingSubscriber<Int, Never>(holder: holder))
+    holder.subscription?.cancel()
+    #expect(holder.cancelledInDeinit)
+    holder.subscription = nil
+  }
 }

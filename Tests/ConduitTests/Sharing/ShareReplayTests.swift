@@ -1,6 +1,7 @@
-import Conduit
 import ConduitTesting
 import Testing
+
+@testable import Conduit
 
 @Suite(.leakChecked)
 struct ShareReplayTests {
@@ -162,6 +163,17 @@ struct ShareReplayTests {
     subscriber.cancel()
     source.send(2)
     #expect(subscriber.values == [1])
+  }
+
+  /// The upstream subscriptions the replay subject lets go of at its completion are released
+  /// after its lock (see `completeWithAnUpstreamThatUsesTheSubjectInItsDeinit`).
+  @Test func upstreamSubscriptionMayUseTheReplaySubjectInItsDeinit() {
+    let (completedInDeinit, subscriber) = completeWithAnUpstreamThatUsesTheSubjectInItsDeinit(
+      ReplaySubject(bufferSize: 1))
+    #expect(completedInDeinit)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
   }
 }
 

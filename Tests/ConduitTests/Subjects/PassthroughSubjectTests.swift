@@ -314,6 +314,17 @@ struct PassthroughSubjectTests {
 
     #expect(weakSubscriber == nil)
   }
+
+  /// The upstream subscriptions a subject lets go of at its completion are released after its
+  /// lock (see `completeWithAnUpstreamThatUsesTheSubjectInItsDeinit`).
+  @Test func upstreamSubscriptionMayUseTheSubjectInItsDeinit() {
+    let (completedInDeinit, subscriber) = completeWithAnUpstreamThatUsesTheSubjectInItsDeinit(
+      PassthroughSubject())
+    #expect(completedInDeinit)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
 }
 
 private struct Oops: Error, Equatable {}

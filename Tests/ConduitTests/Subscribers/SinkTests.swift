@@ -271,6 +271,23 @@ struct SinkTests {
     #expect(weakCaptured == nil)
     sink = nil
   }
+
+  /// The upstream subscription is let go of after the sink's lock at completion: one whose
+  /// `deinit` cancels the sink (through a token, say) stopped the process on the lock taken
+  /// twice.
+  @Test func upstreamSubscriptionMayCancelTheSinkInItsDeinit() {
+    var completions = 0
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in completions += 1 }, receiveValue: { _ in })
+    var cancelledInDeinit = false
+    sink.receive(
+      subscription: DeinitSubscription {
+        sink.cancel()
+        cancelledInDeinit = true
+      })
+    sink.receive(completion: .finished)
+    #expect(cancelledInDeinit)
+    #expect(completions == 1)
+  }
 }
 
 private struct Oops: Error, Equatable {}
