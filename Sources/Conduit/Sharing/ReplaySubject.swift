@@ -159,10 +159,20 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     /// It goes straight down: nothing waits, the subscriber has demand, and this thread now
     /// delivers.
     case deliver(Unmanaged<Receiver>, Output)
-    /// It waits in the queue, and this thread now delivers.
-    case drain
+    /// It waits in the queue, and this thread now delivers. `dropped` is what a subscriber with
+    /// no demand let go of to make room, released after the lock.
+    case drain(dropped: Dropped)
     /// It waits in the queue (or the subscriber is gone), for the thread that delivers.
-    case nothing
+    case nothing(dropped: Dropped)
+  }
+
+  /// The values a subscriber with no demand let go of to make room for a live value: almost
+  /// always one, with no allocation; more only right after the replay.
+  @usableFromInline
+  enum Dropped {
+    case none
+    case one(Output)
+    case many([Output])
   }
 
   @usableFromInline
@@ -237,13 +247,8 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   /// straight down without being queued.
   @inlinable
   func enqueue(_ value: Output) {
-    // What a subscriber with no demand drops leaves after the lock: a value's deinit is not ours
-    // to run under it. Almost always one value; more only right after the replay.
-    var dropped: Output?
-    var droppedMore: [Output] = []
-    defer { withExtendedLifetime((dropped, droppedMore)) {} }
     let arrival = state.withLock { state -> Arrival in
-      guard let receiver = state.receiver else { return .nothing }
+      guard let receiver = state.receiver else { return .nothing(dropped: .none) }
       if !state.delivering, state.queue.isEmpty, state.demand > 0 {
         state.delivering = true
         if state.demand != .unlimited { state.demand -= 1 }
@@ -251,25 +256,28 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       }
       state.queue.append(value)
       // Only a subscriber with no demand drops the oldest; values that demand covers are merely
-      // waiting for the thread that delivers.
+      // waiting for the thread that delivers. What it drops leaves after the lock: a value's
+      // deinit is not ours to run under it.
+      var dropped = Dropped.none
       if state.started, state.demand == .none, state.queue.count > capacity {
         let excess = state.queue.count - capacity
         if excess == 1 {
-          dropped = state.queue.removeFirst()
+          dropped = .one(state.queue.removeFirst())
         } else {
-          droppedMore = Array(state.queue.prefix(excess))
+          dropped = .many(Array(state.queue.prefix(excess)))
           state.queue.removeFirst(excess)
         }
       }
-      return takeDelivery(&state) ? .drain : .nothing
+      return takeDelivery(&state) ? .drain(dropped: dropped) : .nothing(dropped: dropped)
     }
     switch arrival {
     case .deliver(let receiver, let value):
       drain(adding: Self.deliver(value, to: receiver))
-    case .drain:
+    case .drain(let dropped):
       drain(adding: .none)
-    case .nothing:
-      return
+      withExtendedLifetime(dropped) {}
+    case .nothing(let dropped):
+      withExtendedLifetime(dropped) {}
     }
   }
 
