@@ -37,6 +37,18 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
     }.value
   }
 
+  /// Replaces the whole state with `newState` and returns what it held, for the caller to let go
+  /// of after the lock: the subscriber, values and closures a state machine drops when it ends
+  /// may have deinits that call back into the same object, which must not find the lock held.
+  @inlinable @inline(__always) @discardableResult
+  package borrowing func exchange(_ newState: State) -> State {
+    withLock { state in
+      var replaced = newState
+      swap(&state, &replaced)
+      return replaced
+    }
+  }
+
   /// Takes the object `select` picks from the state, retained once under the lock, and lends it
   /// to `body` after the lock, releasing it when `body` returns: one retain and one release
   /// however many references the object holds, and none for what `body` reads from it. Returns

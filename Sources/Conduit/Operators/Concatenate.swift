@@ -250,8 +250,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   func handleCancel() {
     // The subscriber and the suffix leave after the lock: the subscriber's deinit may cancel
     // this subscription.
-    var ended = State.ended
-    state.withLock { swap(&$0, &ended) }
+    let ended = state.exchange(State.ended)
     ended.upstream?.cancel()
   }
 }

@@ -138,10 +138,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     // Taken out, so that what the state held is released after the lock.
-    let ended = state.withLock { state -> State in
-      defer { state = .terminal }
-      return state
-    }
+    let ended = state.exchange(.terminal)
     switch ended {
     case .awaitingSubscription(let downstream, _): downstream.receive(completion: completion)
     case .subscribed(let targets): targets.downstream.receive(completion: completion)
@@ -180,10 +177,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleCancel() {
     // Taken out, so that the downstream and the upstream are released after the lock.
-    let ended = state.withLock { state -> State in
-      defer { state = .terminal }
-      return state
-    }
+    let ended = state.exchange(.terminal)
     if case .subscribed(let targets) = ended { targets.upstream.cancel() }
   }
 }

@@ -205,10 +205,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleCancel() {
     // Taken out, so that what the state held is released after the lock.
-    let ended = state.withLock { state -> State in
-      defer { state = .terminal }
-      return state
-    }
+    let ended = state.exchange(.terminal)
     if case .subscribed(let targets, _, _) = ended { targets.upstream.cancel() }
   }
 }

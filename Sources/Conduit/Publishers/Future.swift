@@ -171,9 +171,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   func cancel() {
     // What the state held leaves after the lock: the subscriber's and the value's deinits may
     // cancel this subscription.
-    var ended = State.terminal
-    state.withLock { swap(&$0, &ended) }
-    switch ended {
+    switch state.exchange(.terminal) {
     case .waiting(_, let future, _), .holding(_, let future, _): future.remove(self)
     case .delivering, .terminal: break
     }

@@ -76,9 +76,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
   func cancel() {
     // The function leaves after the lock, and the subscriber and value it holds: their deinits
     // may cancel this subscription.
-    var ended = State.terminal
-    state.withLock { swap(&$0, &ended) }
-    withExtendedLifetime(ended) {}
+    withExtendedLifetime(state.exchange(.terminal)) {}
   }
 }
 

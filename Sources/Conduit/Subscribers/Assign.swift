@@ -92,10 +92,7 @@ extension Subscribers {
     /// Moves to `.terminal` and returns what the status held, for the caller to let go of after
     /// the lock.
     private func end() -> Status {
-      status.withLock { status in
-        defer { status = .terminal }
-        return status
-      }
+      status.exchange(.terminal)
     }
   }
 }

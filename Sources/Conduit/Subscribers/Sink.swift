@@ -128,9 +128,7 @@ extension Subscribers {
     /// Moves to `.terminal` and returns what the status held, for the caller to let go of after
     /// the lock.
     private func end() -> SinkStatus {
-      var ended = SinkStatus.terminal
-      status.withLock { swap(&$0, &ended) }
-      return ended
+      status.exchange(.terminal)
     }
 
     /// Gives up the closures, and whatever they captured.
