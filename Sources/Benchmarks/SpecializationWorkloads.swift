@@ -1,8 +1,9 @@
 import Conduit
 
 /// Pipelines whose per-value code once ran unspecialized: an operator used more than once,
-/// combining operators nested with values that grow, and operators whose code client modules
-/// could not specialize at all (`share(replay:)`, `drop(untilOutputFrom:)`).
+/// combining operators nested with values that grow, combining operators nested seven deep (their
+/// subscribing recursed through a function that was not inlined), and operators whose code
+/// client modules could not specialize at all (`share(replay:)`, `drop(untilOutputFrom:)`).
 ///
 /// The optimizer keeps a generic function specialized along a call chain only until the function
 /// recurs with type arguments that grow; after that, calls run generic code that looks up type
@@ -55,6 +56,46 @@ enum SpecializationWorkloads {
       defer { cancellable.cancel() }
       return measure(operations: 200_000) { count in
         for value in 0..<count { subjects[0].send(value) }
+      }
+    },
+    Workload(
+      "combineLatest of 4 sources with a transform, nested 7 deep and not erased, per value",
+      baseline: "baseline.LockedCall", target: 30,
+      note: "a guard, not a goal: 800x when the fifth level down subscribed through unspecialized code"
+    ) {
+      let subjects = (0..<4).map { _ in CurrentValueSubject<Int, Never>(0) }
+      let (a, b, c) = (subjects[1], subjects[2], subjects[3])
+      // Written out level by level: the type of each level nests the one before.
+      let level1 = subjects[0].combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level2 = level1.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level3 = level2.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level4 = level3.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level5 = level4.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level6 = level5.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let level7 = level6.combineLatest(a, b, c) { $0 &+ $1 &+ $2 &+ $3 }
+      let cancellable = level7.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { subjects[0].send(value) }
+      }
+    },
+    Workload(
+      "merge(with:) then map, nested 7 deep, per value", baseline: "baseline.LockedCall", target: 25,
+      note: "a guard, not a goal: 300x when the deeper levels subscribed through unspecialized code"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let other = PassthroughSubject<Int, Never>()
+      let level1 = subject.merge(with: other).map { $0 &+ 1 }
+      let level2 = level1.merge(with: other).map { $0 &+ 1 }
+      let level3 = level2.merge(with: other).map { $0 &+ 1 }
+      let level4 = level3.merge(with: other).map { $0 &+ 1 }
+      let level5 = level4.merge(with: other).map { $0 &+ 1 }
+      let level6 = level5.merge(with: other).map { $0 &+ 1 }
+      let level7 = level6.merge(with: other).map { $0 &+ 1 }
+      let cancellable = level7.sink { blackHole($0) }
+      defer { cancellable.cancel() }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { subject.send(value) }
       }
     },
     Workload(

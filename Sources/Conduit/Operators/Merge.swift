@@ -906,7 +906,9 @@ struct MergeAttacher<Downstream: Subscriber> {
       downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
   }
 
-  @inlinable @discardableResult
+  /// Subscribes to the next upstream. Always inlined, as `CombiningSubscription.attach` is, so that
+  /// merges nested in one another subscribe through specialized code.
+  @inlinable @inline(__always) @discardableResult
   func attach<Upstream: Publisher>(_ upstream: Upstream) -> MergeAttacher
   where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
     subscription.attach(upstream, slot: slot)
