@@ -170,7 +170,7 @@ struct Slots2<A, B>: SlotSet {
     return (a, b)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
@@ -220,7 +220,7 @@ struct Slots3<A, B, C>: SlotSet {
     return (a, b, c)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
@@ -276,7 +276,7 @@ struct Slots4<A, B, C, D>: SlotSet {
     return (a, b, c, d)
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C, D)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
