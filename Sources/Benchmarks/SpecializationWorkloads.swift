@@ -1,6 +1,7 @@
 import Conduit
 
-/// Pipelines whose per-value code once ran unspecialized: an operator used more than once,
+/// Pipelines whose per-value code once ran unspecialized: an operator used more than once, a
+/// chain of thirty operators (its subscriber type nested too deep),
 /// combining operators nested with values that grow, combining operators nested seven deep (their
 /// subscribing recursed through a function that was not inlined), and operators whose code
 /// client modules could not specialize at all (`share(replay:)`, `drop(untilOutputFrom:)`).
@@ -20,14 +21,16 @@ enum SpecializationWorkloads {
       note: "a guard, not a goal: 20x when the third uses ran unspecialized"
     ) {
       let subject = PassthroughSubject<Int, Never>()
-      let first = repeatedStep(subject)
-      let second = repeatedStep(first)
-      let third = repeatedStep(second)
-      let cancellable = third.sink { blackHole($0) }
-      defer { cancellable.cancel() }
-      return measure(operations: 200_000) { count in
-        for value in 0..<count { subject.send(value) }
-      }
+      return timeSends(into: subject, through: repeatedStep(repeatedStep(repeatedStep(subject))))
+    },
+    Workload(
+      "map, filter, removeDuplicates, handleEvents, scan, compactMap, 5 x each (30 operators), per value",
+      baseline: "baseline.ClosureChain", target: 8,
+      note: "a guard, not a goal: 100x when the subscriber type nested too deep to be specialized"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      let third = repeatedStep(repeatedStep(repeatedStep(subject)))
+      return timeSends(into: subject, through: repeatedStep(repeatedStep(third)))
     },
     Workload(
       "tryMap, prefix, dropFirst, output(in:), mapError, 3 x each, per value",
@@ -129,6 +132,19 @@ enum SpecializationWorkloads {
       }
     },
   ]
+
+  /// The time per value sent into `subject`, which feeds `pipeline`, to a sink.
+  static func timeSends(
+    into subject: PassthroughSubject<Int, Never>, through pipeline: some Publisher<Int, Never>
+  )
+    -> Double
+  {
+    let cancellable = pipeline.sink { blackHole($0) }
+    defer { cancellable.cancel() }
+    return measure(operations: 200_000) { count in
+      for value in 0..<count { subject.send(value) }
+    }
+  }
 
   /// Six operators that keep the values' type; everything passes.
   static func repeatedStep<P: Publisher>(_ upstream: P) -> some Publisher<Int, Never>

@@ -47,6 +47,12 @@ extension Publisher {
   /// ```swift
   /// let erased: AnyPublisher<Int, Never> = Just(1).eraseToAnyPublisher()
   /// ```
+  ///
+  /// Conduit compiles a pipeline into code specialized for its types, and the compiler stops
+  /// specializing once the types of a pipeline's subscribers nest about 50 levels deep: from
+  /// around 30 chained operators (fewer with nested `combineLatest`, `zip` or `flatMap`), each
+  /// value then runs through generic code, tens of times slower. Erasing part of a long pipeline
+  /// starts the nesting afresh above the eraser, for the cost of one indirect call per value.
   @inlinable
   public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
     AnyPublisher(self)

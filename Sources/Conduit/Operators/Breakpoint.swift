@@ -69,24 +69,21 @@ extension Publishers {
 
 extension Publishers.Breakpoint {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = BreakpointInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = BreakpointInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
 /// Forwards the upstream subscription untouched and asks the closures at each event. Being a
 /// struct, it lives inside the upstream's subscription and goes with it.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-struct BreakpointInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   let downstream: Downstream

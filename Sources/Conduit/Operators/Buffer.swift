@@ -59,7 +59,7 @@ extension Publishers {
 
 extension Publishers.Buffer {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = BufferInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = BufferInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
@@ -71,19 +71,17 @@ extension Publishers.Buffer {
 /// subscribes owns it from the start, so elements that arrive before the downstream has its
 /// subscription wait in the buffer.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class BufferInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CensusScoped,
   @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+{
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   enum Phase {

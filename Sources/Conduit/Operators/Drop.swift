@@ -45,7 +45,7 @@ extension Publishers.Drop: Sendable where Upstream: Sendable {}
 
 extension Publishers.Drop {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = DropInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = DropInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
@@ -54,18 +54,16 @@ extension Publishers.Drop {
 /// one request (so those are asked for even when the subscriber asked for nothing); later
 /// requests go straight through, and a dropped element asks for nothing more.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class DropInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CensusScoped, @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+{
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   typealias Targets = SubscribedTargets<Downstream>

@@ -44,9 +44,7 @@ extension Publishers.DropUntilOutput: Sendable where Upstream: Sendable, Other: 
 
 extension Publishers.DropUntilOutput {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = DropUntilOutputInner<
-    Link<Upstream.Output, Upstream.Failure, Downstream>
-  >
+  typealias Inner<Downstream: Subscriber> = DropUntilOutputInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
@@ -57,19 +55,17 @@ extension Publishers.DropUntilOutput {
 /// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
 /// completion when that call returns, so calls into downstream never overlap.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class DropUntilOutputInner<Types: OperatorLink>: TriggeredSubscription<Types.Downstream>, Subscriber,
+final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber,
   TriggerTarget,
   CustomStringConvertible, @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+{
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   var description: String { "DropUntilOutput" }

@@ -63,22 +63,20 @@ extension Publishers.Filter {
 
 extension Publishers.Filter {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = FilterInner<Link<Output, Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = FilterInner<Downstream>
   where Downstream.Input == Output, Downstream.Failure == Failure
 }
 
 /// Forwards the upstream subscription untouched; a value filtered out is replaced by asking
 /// upstream for one more, so the total demand is kept. No state, no lock, no allocation.
-/// Generic over one `OperatorLink`, which keeps repeated uses specialized.
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-struct FilterInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   let downstream: Downstream

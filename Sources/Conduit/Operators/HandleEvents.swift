@@ -66,7 +66,7 @@ extension Publishers {
 
 extension Publishers.HandleEvents {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = HandleEventsInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = HandleEventsInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 
   @usableFromInline
@@ -109,19 +109,17 @@ struct HandleEventsHandlers<Input, Failure: Error> {
 /// a reference to that object out of the lock, and the state drops it when the stream completes
 /// or is cancelled.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class HandleEventsInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CensusScoped,
   @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+{
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
   @usableFromInline
   typealias Handlers = HandleEventsHandlers<Input, Failure>
 

@@ -12,6 +12,16 @@
 /// or `combineLatest` of a `combineLatest`). A link's `Downstream` holds the next use's link, so
 /// from one use to the next the type argument shrinks, whatever the values' types, and the
 /// whole pipeline is specialized.
+///
+/// **Why only where the values or errors change type.** The optimizer also gives up on a type
+/// nested more than 50 levels deep, and a pipeline's subscriber type nests one level per
+/// subscriber and one per link. Chained, `map`, `filter`, `removeDuplicates`, `handleEvents`,
+/// `scan` and `compactMap` ran generic code from the 22nd operator or so, about 30 times slower per
+/// value. An operator that passes on the values and errors it receives cannot make them grow, so
+/// its subscriber is generic over its downstream alone, one level per use (`FilterInner`,
+/// `DropInner`, `HandleEventsInner` …); the same chain then stays specialized to about 30
+/// operators. A pipeline longer than that can erase a part of itself with
+/// `eraseToAnyPublisher()`, which starts the nesting afresh above it.
 @usableFromInline
 protocol OperatorLink {
   /// The kind of values the subscriber receives.

@@ -48,7 +48,7 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = OutputInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = OutputInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
@@ -56,17 +56,14 @@ extension Publishers.Output {
 /// cancellation go straight to upstream (it is handed upstream's subscription), so the
 /// counting needs no lock: it only ever runs in upstream's serialized calls.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class OutputInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+final class OutputInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped {
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   // All the stored state below is owned by upstream's serialized calls, so the runtime
   // exclusivity check is skipped. `downstream` is released when the output ends.

@@ -48,21 +48,20 @@ extension Publishers {
 }
 
 extension Publishers.Print {
-  private typealias Inner<Downstream: Subscriber> = PrintInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  private typealias Inner<Downstream: Subscriber> = PrintInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
 /// Stands between upstream and downstream as the subscription, so that it sees requests and
 /// cancellation, and logs each event before passing it on.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
-private final class PrintInner<Types: OperatorLink>: Subscriber, Subscription, CustomStringConvertible,
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
+private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
   CensusScoped, @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
-  typealias Input = Types.Input
-  typealias Failure = Types.Failure
-  typealias Downstream = Types.Downstream
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
 
   private enum State {
     case awaitingSubscription(Downstream)

@@ -36,24 +36,21 @@ extension Publishers {
 
 extension Publishers.RemoveDuplicates {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = RemoveDuplicatesInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = RemoveDuplicatesInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
 /// Forwards the upstream subscription untouched and remembers the previous element; a
 /// duplicate is replaced by asking upstream for one more, so the total demand is kept.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class RemoveDuplicatesInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+final class RemoveDuplicatesInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped {
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   @usableFromInline
   let downstream: Downstream

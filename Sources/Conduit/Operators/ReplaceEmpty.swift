@@ -44,7 +44,7 @@ extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.O
 
 extension Publishers.ReplaceEmpty {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = ReplaceEmptyInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
+  typealias Inner<Downstream: Subscriber> = ReplaceEmptyInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
@@ -52,19 +52,17 @@ extension Publishers.ReplaceEmpty {
 /// delivers the replacement with the completion, or, if the subscriber has not asked for
 /// anything yet, keeps both until it does.
 ///
-/// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
-/// (see `OperatorLink`).
+/// Generic over its downstream alone, as an operator that passes on the values and errors it
+/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class ReplaceEmptyInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CensusScoped,
   @unchecked Sendable
-where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
+{
   @usableFromInline
-  typealias Input = Types.Input
+  typealias Input = Downstream.Input
   @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Failure = Downstream.Failure
 
   /// The downstream, the replacement and the upstream subscription, in one object that never
   /// changes: a value retains it once under the lock, where copying the state's payload out
