@@ -436,7 +436,7 @@ struct ValueQueue<Element> {
   }
 
   /// Doubles the capacity, moving the elements to the front in order.
-  @usableFromInline
+  @inlinable @inline(never)
   mutating func grow() {
     var grown = ContiguousArray<Element?>()
     grown.reserveCapacity(Swift.max(4, storage.count * 2))
