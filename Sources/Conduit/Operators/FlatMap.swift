@@ -188,7 +188,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         if let subscription = children.children[index].subscription { detached.cancelled.append(subscription) }
       }
       upstream = nil
-      swap(&transform, &detached.transform)
+      swap(&transform, &detached.held)
       children.removeAll()
       scalarChildren = 0
       swap(&backlog, &detached.backlog)
@@ -196,20 +196,10 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     }
   }
 
-  /// What `State.detachAll` lets go of. The transform (and what it captured) and the values not
-  /// delivered leave after the lock: their deinits may call back into this subscription.
+  /// What `State.detachAll` lets go of: the transform (and what it captured) and the values not
+  /// delivered.
   @usableFromInline
-  struct Detached {
-    @usableFromInline
-    var cancelled: [any Subscription] = []
-    @usableFromInline
-    var transform: ((Input) -> NewPublisher)?
-    @usableFromInline
-    var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
-
-    @inlinable
-    init() {}
-  }
+  typealias Detached = DetachedState<(Input) -> NewPublisher, (child: Int, value: NewPublisher.Output)>
 
   @usableFromInline
   enum Step {

@@ -134,25 +134,14 @@ where
       upstream = nil
       current = nil
       currentID = nil
-      swap(&pendingScalar, &detached.pendingScalar)
+      swap(&pendingScalar, &detached.held)
       swap(&backlog, &detached.backlog)
       return detached
     }
 
-    /// What `detachAll` lets go of. The values not delivered leave after the lock: their
-    /// deinits may call back into this subscription.
+    /// What `detachAll` lets go of: the scalar value held back and the values not delivered.
     @usableFromInline
-    struct Detached {
-      @usableFromInline
-      var cancelled: [any Subscription] = []
-      @usableFromInline
-      var pendingScalar: P.Output?
-      @usableFromInline
-      var backlog = ValueQueue<P.Output>()
-
-      @inlinable
-      init() {}
-    }
+    typealias Detached = DetachedState<P.Output, P.Output>
 
     /// Makes child `id` the latest one, dropping the previous one with the elements it had
     /// sent that were not yet delivered; the demand they had taken goes to the new one.
