@@ -615,35 +615,38 @@ struct CombineParityReview4Tests {
   /// .none`; history `[.subscription, .completion(.failure(.oops))]`), `testEncodeReflection`.
   @Test func encodeFailureCancelsUpstreamFirst() {
     let encoder = CountingEncoder(failing: true)
-    let upstream = RecordingUpstream<Int, ReviewError>()
-    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
-    var eventsAtFailure: [SubscriptionEvent]?
-    recorder.onCompletion = { _ in eventsAtFailure = upstream.events }
-    upstream.encode(encoder: encoder).subscribe(recorder)
-    #expect(upstream.subscriberDescription == "Encode")
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
-    #expect(eventsAtFailure == [.requested(.unlimited), .cancelled])
-    #expect(recorder.history.dropFirst() == ["failure(oops)"])
-    #expect(encoder.calls == 1)
-    release(upstream, recorder)
+    expectCodingFailureCancelsUpstreamFirst(named: "Encode", calls: { encoder.calls }) { upstream, recorder in
+      upstream.encode(encoder: encoder).subscribe(recorder)
+    }
   }
 
   /// The same for a decoding error.
   /// Evidence: EncodeTests.swift `testDecodingFailure`, `testDecodeReflection` ("Decode").
   @Test func decodeFailureCancelsUpstreamFirst() {
     let decoder = CountingDecoder(failing: true)
+    expectCodingFailureCancelsUpstreamFirst(named: "Decode", calls: { decoder.calls }) { upstream, recorder in
+      upstream.decode(type: Int.self, decoder: decoder).subscribe(recorder)
+    }
+  }
+
+  /// Shared by the encode and decode failure tests: `attach` subscribes `recorder` to `upstream`
+  /// through the failing coder, which `calls` counts the uses of.
+  private func expectCodingFailureCancelsUpstreamFirst(
+    named name: String, calls: () -> Int,
+    attach: (RecordingUpstream<Int, ReviewError>, RecordingSubscriber<Int, any Error>) -> Void,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
     let upstream = RecordingUpstream<Int, ReviewError>()
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
     var eventsAtFailure: [SubscriptionEvent]?
     recorder.onCompletion = { _ in eventsAtFailure = upstream.events }
-    upstream.decode(type: Int.self, decoder: decoder).subscribe(recorder)
-    #expect(upstream.subscriberDescription == "Decode")
-    #expect(upstream.send(1) == .none)
-    #expect(upstream.send(2) == .none)
-    #expect(eventsAtFailure == [.requested(.unlimited), .cancelled])
-    #expect(recorder.history.dropFirst() == ["failure(oops)"])
-    #expect(decoder.calls == 1)
+    attach(upstream, recorder)
+    #expect(upstream.subscriberDescription == name, sourceLocation: sourceLocation)
+    #expect(upstream.send(1) == .none, sourceLocation: sourceLocation)
+    #expect(upstream.send(2) == .none, sourceLocation: sourceLocation)
+    #expect(eventsAtFailure == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
+    #expect(recorder.history.dropFirst() == ["failure(oops)"], sourceLocation: sourceLocation)
+    #expect(calls() == 1, sourceLocation: sourceLocation)
     release(upstream, recorder)
   }
 

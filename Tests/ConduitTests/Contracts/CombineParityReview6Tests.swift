@@ -369,15 +369,9 @@ struct CombineParityReview6Tests {
   /// A sink cancelled before it has a subscription keeps its closures.
   /// Evidence: SinkTests.swift `testDoesNotReleaseClosuresAfterCancellationNoSubscription`.
   @Test func sinkCancelledWithoutASubscriptionKeepsItsClosures() {
-    weak var weakCaptured: Captured?
-    let sink: Subscribers.Sink<Int, Never>
-    do {
-      let captured = Captured()
-      weakCaptured = captured
-      sink = Subscribers.Sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
-    }
+    let (sink, capturedIsAlive) = sinkCapturingAnObject()
     sink.cancel()
-    withExtendedLifetime(sink) { #expect(weakCaptured != nil) }
+    withExtendedLifetime(sink) { #expect(capturedIsAlive()) }
   }
 
   // MARK: - Subscribers.Assign
@@ -874,6 +868,14 @@ private final class Captured {
   func touch() {}
 }
 
+/// A sink whose closures alone hold an object, and whether that object is still alive.
+private func sinkCapturingAnObject() -> (sink: Subscribers.Sink<Int, Never>, capturedIsAlive: () -> Bool) {
+  let captured = Captured()
+  let sink = Subscribers.Sink<Int, Never>(
+    receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
+  return (sink, { [weak captured] in captured != nil })
+}
+
 extension Subscribers.Completion {
   fileprivate var isFinished: Bool {
     if case .finished = self { return true }
@@ -917,16 +919,10 @@ extension Subscribers.Completion {
     /// retain per value, so a cancel from another thread cannot free them under a running value.
     /// Evidence: SinkTests.swift `testReleasesClosuresAfterCancellationWithSubscription`.
     @Test func sinkCancelledWithASubscriptionReleasesItsClosures() {
-      weak var weakCaptured: Captured?
-      let sink: Subscribers.Sink<Int, Never>
-      do {
-        let captured = Captured()
-        weakCaptured = captured
-        sink = Subscribers.Sink(receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
-      }
+      let (sink, capturedIsAlive) = sinkCapturingAnObject()
       sink.receive(subscription: RecordingSubscription())
       sink.cancel()
-      withExtendedLifetime(sink) { #expect(weakCaptured == nil) }
+      withExtendedLifetime(sink) { #expect(!capturedIsAlive()) }
     }
 
     /// Combine's sequence subscription ignores `request(.none)`; Conduit stops the process, as
