@@ -1,4 +1,5 @@
 import Conduit
+import Synchronization
 
 /// The workloads of the operator issue.
 ///
@@ -86,6 +87,23 @@ enum OperatorWorkloads {
         for value in 0..<count { subjects[0].send(value) }
       }
     },
+    Workload(
+      "reference: the same, hand-written with one Mutex per level", baseline: "baseline.LockedCall", target: 10,
+      note: "not Conduit: a floor for the workload above, which takes a lock round trip per level too"
+    ) {
+      let source = CurrentValueSubject<Int, Never>(0)
+      var levels: [LockedCombineLevel] = []
+      for _ in 0..<7 { levels.append(LockedCombineLevel(transform: { $0 &+ $1 &+ $2 &+ $3 }, next: levels.last)) }
+      let top = Unmanaged.passUnretained(levels.last!)
+      let cancellable = source.sink { value in top._withUnsafeGuaranteedRef { $0.receive(value) } }
+      defer {
+        cancellable.cancel()
+        blackHole(levels)
+      }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { source.send(value) }
+      }
+    },
     Workload("share() with two subscribers, per value sent", baseline: "baseline.LockedCall", target: 6) {
       let subject = PassthroughSubject<Int, Never>()
       let shared = subject.share()
@@ -108,5 +126,35 @@ enum OperatorWorkloads {
       chain = chain.map { $0 &+ step }.filter { $0 & 0x3FFF_FFFF != 0x3FFF_FFFF }.eraseToAnyPublisher()
     }
     return chain
+  }
+}
+
+/// One level of a hand-written `combineLatest` of four `Int`s: the least a thread-safe level can
+/// do (store the value under a lock, read the other three, call the transform, pass the result
+/// on). It is a lower bound, not an alternative: it calls on after unlocking, so calls to the next
+/// level can overlap, and it keeps no demand, no backlog and no completion state.
+final class LockedCombineLevel: Sendable {
+  let latest = Mutex((0, 0, 0, 0))
+  let transform: @Sendable (Int, Int, Int, Int) -> Int
+  // Unretained, so that the floor pays no reference counting; the workload keeps every level.
+  let next: Unmanaged<LockedCombineLevel>?
+
+  init(transform: @escaping @Sendable (Int, Int, Int, Int) -> Int, next: LockedCombineLevel?) {
+    self.transform = transform
+    self.next = next.map { Unmanaged.passUnretained($0) }
+  }
+
+  @inline(never)
+  func receive(_ value: Int) {
+    let values = latest.withLock { latest in
+      latest.0 = value
+      return latest
+    }
+    let output = transform(values.0, values.1, values.2, values.3)
+    if let next {
+      next._withUnsafeGuaranteedRef { $0.receive(output) }
+    } else {
+      blackHole(output)
+    }
   }
 }
