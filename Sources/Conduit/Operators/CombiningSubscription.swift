@@ -351,8 +351,9 @@ enum SpreadTuple {
 /// from inside the downstream's `receive`, posts its event to `inbox` and counts it in
 /// `ownership`; the owner handles every posted event before it lets go, so nothing waits and
 /// nothing deadlocks. Between two outputs the owner looks for posted events first, so that a
-/// downstream that cancels from inside `receive(_:)` gets nothing more. The subscribing thread
-/// owns the subscription until the downstream has returned from `receive(subscription:)`.
+/// downstream that cancels from inside `receive(_:)` gets nothing more. Nobody owns the
+/// subscription while the downstream takes it: no upstream is attached yet, so nothing can reach
+/// the downstream before its `receive(subscription:)` returns.
 ///
 /// Upstreams are cancelled at once (by `cancel()` on the caller's thread, or by the owner), but
 /// asked for what the downstream requests only after the owner has let go, so that a synchronous
@@ -404,6 +405,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     case completion(Subscribers.Completion<Failure>, index: Int)
     case demand(Subscribers.Demand)
     case cancel
+    /// A merge of no publishers has nothing to wait for.
+    case noUpstreams
   }
 
   /// What the owner asks of the upstreams once it has let go.
@@ -439,7 +442,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// 0 when nobody owns the subscription; otherwise 1 plus the events posted to `inbox` that the
   /// owner has not yet counted.
   @usableFromInline
-  let ownership = Atomic<Int>(1)
+  let ownership = Atomic<Int>(0)
   // Guarded by its own lock.
   @usableFromInline
   let inbox = Locked(ValueQueue<Event>())
@@ -496,17 +499,12 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
   @inlinable
   static func subscribe(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
-    // Created owned by this thread (see `ownership`), which keeps it until the downstream has
-    // its subscription.
+    // Nothing reaches the downstream before an upstream is attached, so the subscription is not
+    // owned while the downstream takes it: a request it makes from inside `receive(subscription:)`
+    // is applied at once, rather than posted for an owner (an event and a queue allocation).
     let subscription = CombiningSubscription(strategy: strategy, upstreamCount: upstreamCount, downstream: downstream)
     downstream.receive(subscription: subscription)
-    var owed = Subscribers.Demand.none
-    subscription.absorb(side: nil, owed: &owed)
-    // A merge of no publishers has nothing to wait for.
-    if case .active = subscription.phase, subscription.strategy.isExhausted(subscription.progress) {
-      subscription.end(.finishing)
-    }
-    subscription.own(held: 1, side: nil, owed: &owed)
+    if upstreamCount == 0 { _ = subscription.submit(.noUpstreams, side: nil) }
     return subscription
   }
 
@@ -786,6 +784,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
         receiver?.release()
         receiver = nil
       }
+    case .noUpstreams:
+      if case .active = phase, strategy.isExhausted(progress) { end(.finishing) }
     }
   }
 
