@@ -45,6 +45,26 @@ protocol CombiningStrategy {
 }
 
 /// Which upstreams of a combining subscription have finished.
+extension Array {
+  /// `Array(repeating:count:)` for the counts a combining operator has, written as literals:
+  /// `Array(repeating:count:)` allocates through unspecialized code that looks up the storage
+  /// type's metadata on every call, about a tenth of subscribing to a `combineLatest` and
+  /// cancelling it.
+  @inlinable @inline(__always)
+  static func upstreams(repeating value: Element, count: Int) -> [Element] {
+    switch count {
+    case 2: return [value, value]
+    case 3: return [value, value, value]
+    case 4: return [value, value, value, value]
+    case 5: return [value, value, value, value, value]
+    case 6: return [value, value, value, value, value, value]
+    case 7: return [value, value, value, value, value, value, value]
+    case 8: return [value, value, value, value, value, value, value, value]
+    default: return Array(repeating: value, count: count)
+    }
+  }
+}
+
 @usableFromInline
 struct UpstreamProgress {
   @usableFromInline
@@ -54,7 +74,7 @@ struct UpstreamProgress {
 
   @inlinable
   init(upstreamCount: Int) {
-    finished = Array(repeating: false, count: upstreamCount)
+    finished = .upstreams(repeating: false, count: upstreamCount)
   }
 
   @inlinable
@@ -512,8 +532,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   init(strategy: Strategy, upstreamCount: Int, downstream: Downstream) {
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
     self.strategy = strategy
-    upstreams = Array(repeating: nil, count: upstreamCount)
-    running = Locked(Array(repeating: nil, count: upstreamCount))
+    upstreams = .upstreams(repeating: nil, count: upstreamCount)
+    running = Locked(.upstreams(repeating: nil, count: upstreamCount))
     progress = UpstreamProgress(upstreamCount: upstreamCount)
     receiver = Unmanaged.passRetained(Receiver(downstream))
     handle = SubscriptionRequest.dispatcher()
