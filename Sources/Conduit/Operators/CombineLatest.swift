@@ -39,10 +39,10 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy(slots: Slots2<A.Output, B.Output>(inheritingFrom: subscriber))
+      let strategy = CombineLatestStrategy(slots: Slots2<A.Output, B.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
+        .attach(a)
+        .attach(b)
     }
   }
 
@@ -81,11 +81,11 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>(inheritingFrom: subscriber))
+      let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
-        .attach(c, slot: strategy.slots.c)
+        .attach(a)
+        .attach(b)
+        .attach(c)
     }
   }
 
@@ -131,13 +131,12 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = CombineLatestStrategy(
-        slots: Slots4<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber))
+      let strategy = CombineLatestStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
-        .attach(c, slot: strategy.slots.c)
-        .attach(d, slot: strategy.slots.d)
+        .attach(a)
+        .attach(b)
+        .attach(c)
+        .attach(d)
     }
   }
 }
@@ -266,7 +265,7 @@ extension Publisher {
 @usableFromInline
 struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   @usableFromInline
-  let slots: Slots
+  var slots: Slots
 
   @inlinable
   init(slots: Slots) {
@@ -285,9 +284,8 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   static var cancelsFailedUpstream: Bool { false }
 
   @inlinable @inline(__always)
-  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
-    slot.latest = value
-    return slots.latest()
+  mutating func combine<Input>(_ value: Input, from index: Int) -> Slots.Output? {
+    slots.combineLatest(value, at: index)
   }
 
   /// As in Combine: every upstream must finish, even one that never published.

@@ -33,9 +33,9 @@ protocol CombiningStrategy {
   /// `Zip` and `Merge`); `false` when only the others are cancelled (`CombineLatest`).
   static var cancelsFailedUpstream: Bool { get }
 
-  /// Takes a value that upstream `index` delivered into its slot, and returns the output it
-  /// completes, if any.
-  mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output?
+  /// Takes a value that upstream `index` delivered, of that upstream's output type, and returns
+  /// the output it completes, if any.
+  mutating func combine<Value>(_ value: Value, from index: Int) -> Output?
 
   /// Whether no output can come any more, given which upstreams have finished.
   func isExhausted(_ progress: UpstreamProgress) -> Bool
@@ -45,26 +45,6 @@ protocol CombiningStrategy {
 }
 
 /// Which upstreams of a combining subscription have finished.
-extension Array {
-  /// `Array(repeating:count:)` for the counts a combining operator has, written as literals:
-  /// `Array(repeating:count:)` allocates through unspecialized code that looks up the storage
-  /// type's metadata on every call, about a tenth of subscribing to a `combineLatest` and
-  /// cancelling it.
-  @inlinable @inline(__always)
-  static func upstreams(repeating value: Element, count: Int) -> [Element] {
-    switch count {
-    case 2: return [value, value]
-    case 3: return [value, value, value]
-    case 4: return [value, value, value, value]
-    case 5: return [value, value, value, value, value]
-    case 6: return [value, value, value, value, value, value]
-    case 7: return [value, value, value, value, value, value, value]
-    case 8: return [value, value, value, value, value, value, value, value]
-    default: return Array(repeating: value, count: count)
-    }
-  }
-}
-
 @usableFromInline
 struct UpstreamProgress {
   @usableFromInline
@@ -88,32 +68,50 @@ struct UpstreamProgress {
   }
 }
 
-/// The values one upstream of a combining subscription delivered and that have not gone into
-/// an output yet (`Zip`), or its latest value (`CombineLatest`). `Merge` keeps nothing back and
-/// gives all its upstreams one empty slot.
+extension Array {
+  /// `Array(repeating:count:)` for the counts a combining operator has, written as literals:
+  /// `Array(repeating:count:)` allocates through unspecialized code that looks up the storage
+  /// type's metadata on every call, about a tenth of subscribing to a `combineLatest` and
+  /// cancelling it.
+  @inlinable @inline(__always)
+  static func upstreams(repeating value: Element, count: Int) -> [Element] {
+    switch count {
+    case 2: return [value, value]
+    case 3: return [value, value, value]
+    case 4: return [value, value, value, value]
+    case 5: return [value, value, value, value, value]
+    case 6: return [value, value, value, value, value, value]
+    case 7: return [value, value, value, value, value, value, value]
+    case 8: return [value, value, value, value, value, value, value, value]
+    default: return Array(repeating: value, count: count)
+    }
+  }
+}
+
+/// The values one upstream of a `zip` delivered that have not gone into an output yet, or the
+/// latest value of one upstream of a `combineLatest`.
+///
+/// Kept inline in the slot set, which lives in the subscription, rather than in an object per
+/// upstream: an object of a generic class is freed by its unspecialized deinit, which looks up
+/// the metadata of its fields' types. With their allocations and census tokens, those objects
+/// were about a twentieth of subscribing to a `combineLatest` of two subjects and cancelling it.
+///
+/// Owned, like all its state, by the thread that owns the `CombiningSubscription`.
 @usableFromInline
-final class CombiningSlot<Value>: CensusScoped {
+struct CombiningSlot<Value> {
   // The oldest value queued (Zip), kept apart from the others: a zip whose upstreams take turns
   // never has more than one value waiting per slot, and then never touches `later`.
-  // Owned, like all its state, by the thread that owns the CombiningSubscription.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var oldest: Value?
   // The values queued after `oldest` (Zip).
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var later = ValueQueue<Value>()
   // The latest value (CombineLatest).
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var latest: Value?
-  @usableFromInline
-  let census: CensusToken
-
-  @usableFromInline
-  var censusScope: CensusScope? { census.scope }
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    census = CensusToken(CombiningSlot.self, inheritingFrom: related)
-  }
+  init() {}
 
   /// Whether no value is queued.
   @inlinable
@@ -121,7 +119,7 @@ final class CombiningSlot<Value>: CensusScoped {
 
   /// Queues `value` behind those already queued.
   @inlinable @inline(__always)
-  func push(_ value: Value) {
+  mutating func push(_ value: Value) {
     if oldest == nil {
       oldest = value
     } else {
@@ -131,7 +129,7 @@ final class CombiningSlot<Value>: CensusScoped {
 
   /// Takes the oldest value queued; there must be one.
   @inlinable @inline(__always)
-  func takeOldest() -> Value {
+  mutating func takeOldest() -> Value {
     let value = oldest.take()!
     if !later.isEmpty { oldest = later.popFirst() }
     return value
@@ -139,7 +137,7 @@ final class CombiningSlot<Value>: CensusScoped {
 
   /// Forgets every value held.
   @inlinable
-  func forget() {
+  mutating func forget() {
     oldest = nil
     later.removeAll()
     latest = nil
@@ -151,38 +149,47 @@ final class CombiningSlot<Value>: CensusScoped {
 /// the concrete slot types, so that an output is built in registers: a loop over a parameter
 /// pack ran unspecialized generic code for every element, and a stored reader closure returned
 /// each output through memory.
+///
+/// A value comes with the index of the upstream that delivered it, and its type is that
+/// upstream's output type: the subscription attaches its upstreams in the order of the slots.
+/// The casts that follow from it cost nothing once specialized.
 @usableFromInline
 protocol SlotSet {
   associatedtype Output
 
+  /// Empty slots.
+  init()
+
   /// The latest value of every slot, once each has one (combineLatest).
   func latest() -> Output?
 
-  /// Adds `value`, which upstream `index` delivered into `slot`, to the values queued (zip), and
+  /// Makes `value`, which upstream `index` delivered, the latest value of its slot, and returns
+  /// the latest value of every slot once each has one (combineLatest). The output takes `value`
+  /// itself rather than reading it back from its slot.
+  mutating func combineLatest<Value>(_ value: Value, at index: Int) -> Output?
+
+  /// Adds `value`, which upstream `index` delivered, to the values queued in its slot (zip), and
   /// takes the oldest queued value of every slot once each has one. When `value` completes an
   /// output, it goes into that output without being queued.
-  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> Output?
+  mutating func enqueue<Value>(_ value: Value, at index: Int) -> Output?
 
   /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool
 
   /// Forgets every value held.
-  func removeAll()
+  mutating func removeAll()
 }
 
 /// The slots of two upstreams.
 @usableFromInline
 struct Slots2<A, B>: SlotSet {
   @usableFromInline
-  let a: CombiningSlot<A>
+  var a = CombiningSlot<A>()
   @usableFromInline
-  let b: CombiningSlot<B>
+  var b = CombiningSlot<B>()
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    a = CombiningSlot(inheritingFrom: related)
-    b = CombiningSlot(inheritingFrom: related)
-  }
+  init() {}
 
   @inlinable
   func latest() -> (A, B)? {
@@ -191,17 +198,33 @@ struct Slots2<A, B>: SlotSet {
   }
 
   @inlinable @inline(__always)
-  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B)? {
+  mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B)? {
+    switch index {
+    case 0:
+      let value = value as! A
+      a.latest = value
+      guard let b = b.latest else { return nil }
+      return (value, b)
+    default:
+      let value = value as! B
+      b.latest = value
+      guard let a = a.latest else { return nil }
+      return (a, value)
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func enqueue<Value>(_ value: Value, at index: Int) -> (A, B)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
-    if slot.isDrained {
-      switch index {
-      case 0 where !b.isDrained: return ((value as! A), b.takeOldest())
-      case 1 where !a.isDrained: return (a.takeOldest(), (value as! B))
-      default: break
-      }
+    switch index {
+    case 0:
+      if a.isDrained, !b.isDrained { return ((value as! A), b.takeOldest()) }
+      a.push(value as! A)
+    default:
+      if b.isDrained, !a.isDrained { return (a.takeOldest(), (value as! B)) }
+      b.push(value as! B)
     }
-    slot.push(value)
     return nil
   }
 
@@ -211,7 +234,7 @@ struct Slots2<A, B>: SlotSet {
   }
 
   @inlinable
-  func removeAll() {
+  mutating func removeAll() {
     a.forget()
     b.forget()
   }
@@ -221,18 +244,14 @@ struct Slots2<A, B>: SlotSet {
 @usableFromInline
 struct Slots3<A, B, C>: SlotSet {
   @usableFromInline
-  let a: CombiningSlot<A>
+  var a = CombiningSlot<A>()
   @usableFromInline
-  let b: CombiningSlot<B>
+  var b = CombiningSlot<B>()
   @usableFromInline
-  let c: CombiningSlot<C>
+  var c = CombiningSlot<C>()
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    a = CombiningSlot(inheritingFrom: related)
-    b = CombiningSlot(inheritingFrom: related)
-    c = CombiningSlot(inheritingFrom: related)
-  }
+  init() {}
 
   @inlinable
   func latest() -> (A, B, C)? {
@@ -241,18 +260,41 @@ struct Slots3<A, B, C>: SlotSet {
   }
 
   @inlinable @inline(__always)
-  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C)? {
+  mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B, C)? {
+    switch index {
+    case 0:
+      let value = value as! A
+      a.latest = value
+      guard let b = b.latest, let c = c.latest else { return nil }
+      return (value, b, c)
+    case 1:
+      let value = value as! B
+      b.latest = value
+      guard let a = a.latest, let c = c.latest else { return nil }
+      return (a, value, c)
+    default:
+      let value = value as! C
+      c.latest = value
+      guard let a = a.latest, let b = b.latest else { return nil }
+      return (a, b, value)
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func enqueue<Value>(_ value: Value, at index: Int) -> (A, B, C)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
-    if slot.isDrained {
-      switch index {
-      case 0 where !b.isDrained && !c.isDrained: return ((value as! A), b.takeOldest(), c.takeOldest())
-      case 1 where !a.isDrained && !c.isDrained: return (a.takeOldest(), (value as! B), c.takeOldest())
-      case 2 where !a.isDrained && !b.isDrained: return (a.takeOldest(), b.takeOldest(), (value as! C))
-      default: break
-      }
+    switch index {
+    case 0:
+      if a.isDrained, !b.isDrained, !c.isDrained { return ((value as! A), b.takeOldest(), c.takeOldest()) }
+      a.push(value as! A)
+    case 1:
+      if b.isDrained, !a.isDrained, !c.isDrained { return (a.takeOldest(), (value as! B), c.takeOldest()) }
+      b.push(value as! B)
+    default:
+      if c.isDrained, !a.isDrained, !b.isDrained { return (a.takeOldest(), b.takeOldest(), (value as! C)) }
+      c.push(value as! C)
     }
-    slot.push(value)
     return nil
   }
 
@@ -263,7 +305,7 @@ struct Slots3<A, B, C>: SlotSet {
   }
 
   @inlinable
-  func removeAll() {
+  mutating func removeAll() {
     a.forget()
     b.forget()
     c.forget()
@@ -274,21 +316,16 @@ struct Slots3<A, B, C>: SlotSet {
 @usableFromInline
 struct Slots4<A, B, C, D>: SlotSet {
   @usableFromInline
-  let a: CombiningSlot<A>
+  var a = CombiningSlot<A>()
   @usableFromInline
-  let b: CombiningSlot<B>
+  var b = CombiningSlot<B>()
   @usableFromInline
-  let c: CombiningSlot<C>
+  var c = CombiningSlot<C>()
   @usableFromInline
-  let d: CombiningSlot<D>
+  var d = CombiningSlot<D>()
 
   @inlinable
-  init(inheritingFrom related: Any) {
-    a = CombiningSlot(inheritingFrom: related)
-    b = CombiningSlot(inheritingFrom: related)
-    c = CombiningSlot(inheritingFrom: related)
-    d = CombiningSlot(inheritingFrom: related)
-  }
+  init() {}
 
   @inlinable
   func latest() -> (A, B, C, D)? {
@@ -297,23 +334,57 @@ struct Slots4<A, B, C, D>: SlotSet {
   }
 
   @inlinable @inline(__always)
-  func enqueue<Value>(_ value: Value, at index: Int, in slot: CombiningSlot<Value>) -> (A, B, C, D)? {
+  mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B, C, D)? {
+    switch index {
+    case 0:
+      let value = value as! A
+      a.latest = value
+      guard let b = b.latest, let c = c.latest, let d = d.latest else { return nil }
+      return (value, b, c, d)
+    case 1:
+      let value = value as! B
+      b.latest = value
+      guard let a = a.latest, let c = c.latest, let d = d.latest else { return nil }
+      return (a, value, c, d)
+    case 2:
+      let value = value as! C
+      c.latest = value
+      guard let a = a.latest, let b = b.latest, let d = d.latest else { return nil }
+      return (a, b, value, d)
+    default:
+      let value = value as! D
+      d.latest = value
+      guard let a = a.latest, let b = b.latest, let c = c.latest else { return nil }
+      return (a, b, c, value)
+    }
+  }
+
+  @inlinable @inline(__always)
+  mutating func enqueue<Value>(_ value: Value, at index: Int) -> (A, B, C, D)? {
     // Once no output can be made, at least one slot is drained. If the slot of `value` is, and
     // the others are not, `value` completes an output at once; otherwise it waits its turn.
-    if slot.isDrained {
-      switch index {
-      case 0 where !b.isDrained && !c.isDrained && !d.isDrained:
+    switch index {
+    case 0:
+      if a.isDrained, !b.isDrained, !c.isDrained, !d.isDrained {
         return ((value as! A), b.takeOldest(), c.takeOldest(), d.takeOldest())
-      case 1 where !a.isDrained && !c.isDrained && !d.isDrained:
-        return (a.takeOldest(), (value as! B), c.takeOldest(), d.takeOldest())
-      case 2 where !a.isDrained && !b.isDrained && !d.isDrained:
-        return (a.takeOldest(), b.takeOldest(), (value as! C), d.takeOldest())
-      case 3 where !a.isDrained && !b.isDrained && !c.isDrained:
-        return (a.takeOldest(), b.takeOldest(), c.takeOldest(), (value as! D))
-      default: break
       }
+      a.push(value as! A)
+    case 1:
+      if b.isDrained, !a.isDrained, !c.isDrained, !d.isDrained {
+        return (a.takeOldest(), (value as! B), c.takeOldest(), d.takeOldest())
+      }
+      b.push(value as! B)
+    case 2:
+      if c.isDrained, !a.isDrained, !b.isDrained, !d.isDrained {
+        return (a.takeOldest(), b.takeOldest(), (value as! C), d.takeOldest())
+      }
+      c.push(value as! C)
+    default:
+      if d.isDrained, !a.isDrained, !b.isDrained, !c.isDrained {
+        return (a.takeOldest(), b.takeOldest(), c.takeOldest(), (value as! D))
+      }
+      d.push(value as! D)
     }
-    slot.push(value)
     return nil
   }
 
@@ -324,7 +395,7 @@ struct Slots4<A, B, C, D>: SlotSet {
   }
 
   @inlinable
-  func removeAll() {
+  mutating func removeAll() {
     a.forget()
     b.forget()
     c.forget()
@@ -361,7 +432,8 @@ enum SpreadTuple {
 /// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
 /// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
 ///
-/// Every upstream delivers through a `CombiningSide` that knows its index and its slot.
+/// Every upstream delivers through a `CombiningSide` that knows its index, which is also the
+/// index of its slot.
 ///
 /// **Ownership.** Everything the subscription keeps (the strategy and its slots, the upstream
 /// subscriptions, the downstream demand, the outputs waiting for it) belongs to whichever thread
@@ -481,7 +553,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   // makes the runtime exclusivity checks redundant.
   @usableFromInline @exclusivity(unchecked)
   var phase = Phase.active
-  /// Never replaced: it owns the slots that the sides hold unretained.
+  /// Holds the slots (`zip`, `combineLatest`), inline.
   @usableFromInline @exclusivity(unchecked)
   var strategy: Strategy
   @usableFromInline @exclusivity(unchecked)
@@ -552,12 +624,11 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// down it subscribed through unspecialized code, whose subscribers then ran every value through
   /// generic code: a pipeline nested seven deep took 800 times LockedCall per value instead of 18.
   @inlinable @inline(__always) @discardableResult
-  func attach<Upstream: Publisher>(_ upstream: Upstream, slot: CombiningSlot<Upstream.Output>) -> CombiningSubscription
+  func attach<Upstream: Publisher>(_ upstream: Upstream) -> CombiningSubscription
   where Upstream.Failure == Failure {
     let index = attached
     attached += 1
-    upstream.subscribe(
-      CombiningSide<CombiningSideTypes<Types, Upstream.Output>>(parent: self, slot: slot, index: index))
+    upstream.subscribe(CombiningSide<CombiningSideTypes<Types, Upstream.Output>>(parent: self, index: index))
     return self
   }
 
@@ -622,17 +693,14 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// combining operator to the next (see `OperatorLink`).
   @inlinable
   func receive<Side: CombiningSideLink>(
-    _ value: Side.Input, at index: Int, slot: CombiningSlot<Side.Input>, from side: Side.Type
+    _ value: Side.Input, at index: Int, from side: Side.Type
   ) -> Subscribers.Demand where Side.Parent == Types {
     guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
-      let slot = Unmanaged.passUnretained(slot)
-      let combine: (inout Strategy) -> Output? = { strategy in
-        slot._withUnsafeGuaranteedRef { strategy.combine(value, from: index, in: $0) }
-      }
+      let combine: (inout Strategy) -> Output? = { strategy in strategy.combine(value, from: index) }
       return post(.value(combine, index: index), side: index)
     }
     var owed = Subscribers.Demand.none
-    if case .active = phase, let output = strategy.combine(value, from: index, in: slot) {
+    if case .active = phase, let output = strategy.combine(value, from: index) {
       if ready.isEmpty, demand > 0, !strategy.isExhausted(progress) {
         // Nothing waits: the output goes straight down.
         demand -= 1
@@ -938,20 +1006,14 @@ struct CombiningSide<Types: CombiningSideLink>: Subscriber, CustomStringConverti
 
   @usableFromInline
   let parent: CombiningSubscription<Types.Parent>
-  // Unretained: the parent's strategy owns the slot for as long as the parent lives, and the
-  // side holds the parent. A second strong reference would cost every copy of the side (one
-  // per value sent through a subject) a retain and a release.
-  @usableFromInline
-  let slot: Unmanaged<CombiningSlot<Input>>
   @usableFromInline
   let index: Int
   @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
   @inlinable
-  init(parent: CombiningSubscription<Types.Parent>, slot: CombiningSlot<Input>, index: Int) {
+  init(parent: CombiningSubscription<Types.Parent>, index: Int) {
     self.parent = parent
-    self.slot = Unmanaged.passUnretained(slot)
     self.index = index
   }
 
@@ -965,7 +1027,7 @@ struct CombiningSide<Types: CombiningSideLink>: Subscriber, CustomStringConverti
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    slot._withUnsafeGuaranteedRef { slot in parent.receive(input, at: index, slot: slot, from: Types.self) }
+    parent.receive(input, at: index, from: Types.self)
   }
 
   @inlinable

@@ -852,15 +852,8 @@ extension Publisher {
 /// kept in a slot.
 @usableFromInline
 struct MergeStrategy<Output>: CombiningStrategy {
-  // The one empty slot all sides share. It carries only the type, but the sides hold it
-  // unretained, so the strategy, which lives as long as the subscription, owns it.
-  @usableFromInline
-  let slot: CombiningSlot<Output>
-
   @inlinable
-  init(slot: CombiningSlot<Output>) {
-    self.slot = slot
-  }
+  init() {}
 
   @inlinable
   static var description: String { "Merge" }
@@ -876,8 +869,9 @@ struct MergeStrategy<Output>: CombiningStrategy {
   static var cancelsFailedUpstream: Bool { true }
 
   @inlinable
-  mutating func combine<Value>(_ value: Value, from index: Int, in slot: CombiningSlot<Value>) -> Output? {
-    // Every side of a merge delivers `Output` (its slot says so), so the value is the output.
+  mutating func combine<Value>(_ value: Value, from index: Int) -> Output? {
+    // Every side of a merge delivers `Output` (`MergeAttacher.attach` requires it), so the value
+    // is the output.
     value as? Output
   }
 
@@ -895,15 +889,10 @@ struct MergeStrategy<Output>: CombiningStrategy {
 struct MergeAttacher<Downstream: Subscriber> {
   @usableFromInline
   let subscription: CombiningSubscription<CombiningTypes<MergeStrategy<Downstream.Input>, Downstream>>
-  // Shared by every side; it only carries the type, since a merge keeps no value back.
-  @usableFromInline
-  let slot: CombiningSlot<Downstream.Input>
 
   @inlinable
   init(_ downstream: Downstream, upstreamCount: Int) {
-    slot = CombiningSlot<Downstream.Input>(inheritingFrom: downstream)
-    subscription = CombiningTypes.subscribe(
-      downstream, strategy: MergeStrategy(slot: slot), upstreamCount: upstreamCount)
+    subscription = CombiningTypes.subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
   }
 
   /// Subscribes to the next upstream. Always inlined, as `CombiningSubscription.attach` is, so that
@@ -911,7 +900,7 @@ struct MergeAttacher<Downstream: Subscriber> {
   @inlinable @inline(__always) @discardableResult
   func attach<Upstream: Publisher>(_ upstream: Upstream) -> MergeAttacher
   where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-    subscription.attach(upstream, slot: slot)
+    subscription.attach(upstream)
     return self
   }
 }

@@ -39,10 +39,10 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy(slots: Slots2<A.Output, B.Output>(inheritingFrom: subscriber))
+      let strategy = ZipStrategy(slots: Slots2<A.Output, B.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
+        .attach(a)
+        .attach(b)
     }
   }
 
@@ -81,11 +81,11 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>(inheritingFrom: subscriber))
+      let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
-        .attach(c, slot: strategy.slots.c)
+        .attach(a)
+        .attach(b)
+        .attach(c)
     }
   }
 
@@ -131,12 +131,12 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>(inheritingFrom: subscriber))
+      let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
-        .attach(a, slot: strategy.slots.a)
-        .attach(b, slot: strategy.slots.b)
-        .attach(c, slot: strategy.slots.c)
-        .attach(d, slot: strategy.slots.d)
+        .attach(a)
+        .attach(b)
+        .attach(c)
+        .attach(d)
     }
   }
 }
@@ -262,7 +262,7 @@ extension Publisher {
 @usableFromInline
 struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   @usableFromInline
-  let slots: Slots
+  var slots: Slots
 
   @inlinable
   init(slots: Slots) {
@@ -281,8 +281,8 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   static var cancelsFailedUpstream: Bool { true }
 
   @inlinable @inline(__always)
-  mutating func combine<Input>(_ value: Input, from index: Int, in slot: CombiningSlot<Input>) -> Slots.Output? {
-    slots.enqueue(value, at: index, in: slot)
+  mutating func combine<Input>(_ value: Input, from index: Int) -> Slots.Output? {
+    slots.enqueue(value, at: index)
   }
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
