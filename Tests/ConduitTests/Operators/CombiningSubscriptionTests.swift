@@ -30,6 +30,15 @@ struct CombiningSubscriptionTests {
     }
   }
 
+  /// A strategy of size zero sits at offset 0 of its subscription, where ThreadSanitizer takes
+  /// each modifying access to it for a write to the object's header (see `MergeStrategy.sized`):
+  /// the stress suite under `--sanitize=thread` reported races on every concurrent merge.
+  @Test func everyStrategyTakesRoomInItsSubscription() {
+    #expect(MemoryLayout<MergeStrategy<Int>>.size > 0)
+    #expect(MemoryLayout<CombineLatestStrategy<Slots2<Int, Int>>>.size > 0)
+    #expect(MemoryLayout<ZipStrategy<Slots2<Int, Int>>>.size > 0)
+  }
+
   @Test func downstreamGetsItsSubscriptionBeforeAnyValueOfASynchronousUpstream() {
     let subscriber = TestSubscriber<Int, Never>()
     Just(1).merge(with: Just(2)).subscribe(subscriber)
