@@ -492,7 +492,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   @usableFromInline
   enum Event {
     case subscription(any Subscription, index: Int)
-    /// Stores a value in its slot and returns the output it completes, if any.
+    /// Takes a value into the strategy (into its slot, for `zip` and `combineLatest`) and returns
+    /// the output it completes, if any.
     case value((inout Strategy) -> Output?, index: Int)
     case completion(Subscribers.Completion<Failure>, index: Int)
     case demand(Subscribers.Demand)
@@ -615,7 +616,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     receiver?.release()
   }
 
-  /// Subscribes to the next upstream, whose values go to `slot`.
+  /// Subscribes to the next upstream. The order of the calls gives each upstream its index, which
+  /// is also that of its slot.
   ///
   /// Always inlined, so that it never stands on the call chain as a function of its own. When the
   /// upstream is itself a combining operator (a `combineLatest` nested in a `combineLatest`), the

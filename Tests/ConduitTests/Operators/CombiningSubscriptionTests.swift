@@ -204,6 +204,49 @@ struct CombiningSubscriptionTests {
     }
     #expect(weakSubscriber == nil)
   }
+
+  /// A request made from inside `receive(subscription:)` is applied at once, with no upstream
+  /// attached yet; an inner combining operator's comes from inside its downstream's (the outer
+  /// side's) `receive(subscription:)`.
+  @Test func nestedSynchronousCombiningDeliversInOrderOneAtATime() {
+    let zipped = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    Just(1).zip(Publishers.MergeMany([Just(2), Just(3)])).subscribe(zipped)
+    #expect(described(zipped.values) == ["(1, 2)"])
+    #expect(zipped.completion == .finished)
+    #expect(zipped.violations.isEmpty)
+
+    let merged = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    Publishers.Merge(Publishers.MergeMany([Just<Int>]()), Just(1)).subscribe(merged)
+    #expect(merged.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(merged.violations.isEmpty)
+  }
+
+  /// Contract 7 for the values the slots keep: a cancel or a failure forgets them, while the
+  /// subscription itself is still referenced.
+  @Test func endingForgetsTheValuesTheSlotsKeep() {
+    final class Payload {}
+    struct Failed: Error, Equatable {}
+    let first = PassthroughSubject<Payload, Failed>()
+    let second = PassthroughSubject<Payload, Failed>()
+    let zipped = TestSubscriber<(Payload, Payload), Failed>()
+    let combined = TestSubscriber<(Payload, Payload), Failed>()
+    first.zip(second).subscribe(zipped)
+    first.combineLatest(second).subscribe(combined)
+    let subscriptions = [zipped.subscription, combined.subscription]
+    weak var queued: Payload?
+    do {
+      let payload = Payload()
+      queued = payload
+      first.send(payload)
+    }
+    #expect(queued != nil)
+    zipped.cancel()
+    #expect(queued != nil)
+    second.send(completion: .failure(Failed()))
+    #expect(combined.completion == .failure(Failed()))
+    #expect(queued == nil)
+    withExtendedLifetime(subscriptions) {}
+  }
 }
 
 /// A publisher for tests: records what its one subscriber asks of it, and lets the test send

@@ -42,6 +42,30 @@ struct MergeManyTests {
     #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 
+  @Test func finishesWithNoPublishersWithoutDemand() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Publishers.MergeMany([Just<Int>]()).subscribe(subscriber)
+
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  @Test func sendsNothingWithNoPublishersAfterACancelInReceiveSubscription() {
+    var events: [String] = []
+    Publishers.MergeMany([Just<Int>]()).subscribe(
+      AnySubscriber(
+        receiveSubscription: {
+          events.append("subscription")
+          $0.cancel()
+        },
+        receiveValue: { _ in
+          events.append("value")
+          return .none
+        },
+        receiveCompletion: { _ in events.append("completion") }))
+
+    #expect(events == ["subscription"])
+  }
+
   @Test func failsAtTheFirstFailureAndCancelsTheOthers() {
     let probes = (0..<3).map { _ in CombiningProbe<Int, MergeManyError>() }
     let subscriber = TestSubscriber<Int, MergeManyError>()
