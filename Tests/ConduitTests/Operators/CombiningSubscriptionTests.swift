@@ -249,6 +249,68 @@ struct CombiningSubscriptionTests {
   }
 }
 
+/// Requests and cancels from another thread while the downstream gets its subscription and the
+/// upstreams attach: nobody owns the subscription then, so these race with the subscribing thread
+/// for it.
+@Suite(.leakChecked, .serialized)
+struct CombiningSubscriptionStressTests {
+  private typealias Round = (publisher: AnyPublisher<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+
+  private static let publishers: [(name: String, make: @Sendable () -> AnyPublisher<Int, Never>, values: [Int])] = [
+    ("merge", { Publishers.MergeMany([Just(1), Just(2)]).eraseToAnyPublisher() }, [1, 2]),
+    ("merge of nothing", { Publishers.MergeMany([Just<Int>]()).eraseToAnyPublisher() }, []),
+    ("zip", { Just(1).zip(Just(2)).map { $0 * 10 + $1 }.eraseToAnyPublisher() }, [12]),
+    ("combineLatest", { Just(1).combineLatest(Just(2)).map { $0 * 10 + $1 }.eraseToAnyPublisher() }, [12]),
+  ]
+
+  /// Runs `other` on a second thread once the subscriber has its subscription, while the first
+  /// thread is still subscribing.
+  private static func race(
+    _ make: @escaping () -> AnyPublisher<Int, Never>, other: @escaping (TestSubscriber<Int, Never>) -> Void,
+    check: @escaping (TestSubscriber<Int, Never>) -> String?
+  ) -> String? {
+    ConduitTests.race(
+      rounds: 2_000,
+      setup: { () -> Round in (make(), TestSubscriber(initialDemand: .none)) },
+      sides: [
+        { round in round.publisher.subscribe(round.subscriber) },
+        { round in
+          var spins = 0
+          while round.subscriber.subscription == nil && spins < 1_000_000 { spins += 1 }
+          other(round.subscriber)
+        },
+      ],
+      check: { round in
+        defer { round.subscriber.cancel() }
+        if round.subscriber.events.first != .subscription { return "events \(round.subscriber.events)" }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        return check(round.subscriber)
+      })
+  }
+
+  @Test func aRequestFromAnotherThreadWhileSubscribingIsMetExactly() {
+    for publisher in Self.publishers {
+      let problem = Self.race(
+        publisher.make, other: { $0.request(.max(2)) },
+        check: { subscriber in
+          if subscriber.values != publisher.values { return "values \(subscriber.values)" }
+          if subscriber.completion != .finished { return "completion \(String(describing: subscriber.completion))" }
+          return nil
+        })
+      #expect(problem == nil, "\(publisher.name)")
+    }
+  }
+
+  @Test func aCancelFromAnotherThreadWhileSubscribingStopsEverything() {
+    for publisher in Self.publishers {
+      let problem = Self.race(
+        publisher.make, other: { $0.cancel() },
+        check: { subscriber in subscriber.values.isEmpty ? nil : "values \(subscriber.values)" })
+      #expect(problem == nil, "\(publisher.name)")
+    }
+  }
+}
+
 /// A publisher for tests: records what its one subscriber asks of it, and lets the test send
 /// values and a completion (without checking demand: tests check what was requested).
 final class CombiningProbe<Output, Failure: Error>: Publisher, Subscription, @unchecked Sendable {
