@@ -282,6 +282,8 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
   static var returnsDemandToSender: Bool { false }
   @inlinable
   static var cancelsFailedUpstream: Bool { false }
+  @inlinable
+  static var exhaustsOnValues: Bool { false }
 
   @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int) -> Slots.Output? {

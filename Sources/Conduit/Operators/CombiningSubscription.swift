@@ -33,6 +33,12 @@ protocol CombiningStrategy {
   /// `Zip` and `Merge`); `false` when only the others are cancelled (`CombineLatest`).
   static var cancelsFailedUpstream: Bool { get }
 
+  /// `true` when taking a value can leave no output possible any more, by emptying the slot of
+  /// an upstream that has finished (Combine's `Zip`). `false` when only a completion can
+  /// (`Merge`, `CombineLatest`): the subscription stops being active as soon as it handles that
+  /// completion, so an active one is never exhausted, and a value need not ask.
+  static var exhaustsOnValues: Bool { get }
+
   /// Takes a value that upstream `index` delivered, of that upstream's output type, and returns
   /// the output it completes, if any.
   mutating func combine<Value>(_ value: Value, from index: Int) -> Output?
@@ -703,7 +709,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     }
     var owed = Subscribers.Demand.none
     if case .active = phase, let output = strategy.combine(value, from: index) {
-      if ready.isEmpty, demand > 0, !strategy.isExhausted(progress) {
+      if ready.isEmpty, demand > 0, !(Strategy.exhaustsOnValues && strategy.isExhausted(progress)) {
         // Nothing waits: the output goes straight down.
         demand -= 1
         deliver(output, source: index, side: index, owed: &owed)

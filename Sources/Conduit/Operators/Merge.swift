@@ -875,6 +875,8 @@ struct MergeStrategy<Output>: CombiningStrategy {
   // `testBCancelledAfterAFailed`, run against Combine).
   @inlinable
   static var cancelsFailedUpstream: Bool { true }
+  @inlinable
+  static var exhaustsOnValues: Bool { false }
 
   @inlinable
   mutating func combine<Value>(_ value: Value, from index: Int) -> Output? {

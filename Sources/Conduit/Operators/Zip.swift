@@ -279,6 +279,8 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   static var returnsDemandToSender: Bool { true }
   @inlinable
   static var cancelsFailedUpstream: Bool { true }
+  @inlinable
+  static var exhaustsOnValues: Bool { true }
 
   @inlinable @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int) -> Slots.Output? {
