@@ -166,9 +166,6 @@ protocol SlotSet {
   /// Empty slots.
   init()
 
-  /// The latest value of every slot, once each has one (combineLatest).
-  func latest() -> Output?
-
   /// Makes `value`, which upstream `index` delivered, the latest value of its slot, and returns
   /// the latest value of every slot once each has one (combineLatest). The output takes `value`
   /// itself rather than reading it back from its slot.
@@ -196,12 +193,6 @@ struct Slots2<A, B>: SlotSet {
 
   @inlinable
   init() {}
-
-  @inlinable
-  func latest() -> (A, B)? {
-    guard let a = a.latest, let b = b.latest else { return nil }
-    return (a, b)
-  }
 
   @inlinable @inline(__always)
   mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B)? {
@@ -258,12 +249,6 @@ struct Slots3<A, B, C>: SlotSet {
 
   @inlinable
   init() {}
-
-  @inlinable
-  func latest() -> (A, B, C)? {
-    guard let a = a.latest, let b = b.latest, let c = c.latest else { return nil }
-    return (a, b, c)
-  }
 
   @inlinable @inline(__always)
   mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B, C)? {
@@ -332,12 +317,6 @@ struct Slots4<A, B, C, D>: SlotSet {
 
   @inlinable
   init() {}
-
-  @inlinable
-  func latest() -> (A, B, C, D)? {
-    guard let a = a.latest, let b = b.latest, let c = c.latest, let d = d.latest else { return nil }
-    return (a, b, c, d)
-  }
 
   @inlinable @inline(__always)
   mutating func combineLatest<Value>(_ value: Value, at index: Int) -> (A, B, C, D)? {
