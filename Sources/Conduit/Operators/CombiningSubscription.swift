@@ -77,8 +77,8 @@ struct UpstreamProgress {
 extension Array {
   /// `Array(repeating:count:)` for the counts a combining operator has, written as literals:
   /// `Array(repeating:count:)` allocates through unspecialized code that looks up the storage
-  /// type's metadata on every call, about a tenth of subscribing to a `combineLatest` and
-  /// cancelling it.
+  /// type's metadata on every call, about 7% of subscribing to a `combineLatest` of two subjects
+  /// and cancelling it.
   @inlinable @inline(__always)
   static func upstreams(repeating value: Element, count: Int) -> [Element] {
     switch count {
@@ -162,9 +162,6 @@ struct CombiningSlot<Value> {
 @usableFromInline
 protocol SlotSet {
   associatedtype Output
-
-  /// Empty slots.
-  init()
 
   /// Makes `value`, which upstream `index` delivered, the latest value of its slot, and returns
   /// the latest value of every slot once each has one (combineLatest). The output takes `value`
