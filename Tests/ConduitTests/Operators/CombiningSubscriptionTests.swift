@@ -288,12 +288,16 @@ struct CombiningSubscriptionStressTests {
       })
   }
 
+  /// Each value arrives once. A merge's upstreams may deliver in either order: when the other
+  /// thread owns the subscription as the first upstream's subscription arrives, it asks that
+  /// upstream for its value while the subscribing thread asks the second, as with Combine's
+  /// `Merge`, which asks subscribed upstreams on the requesting thread.
   @Test func aRequestFromAnotherThreadWhileSubscribingIsMetExactly() {
     for publisher in Self.publishers {
       let problem = Self.race(
         publisher.make, other: { $0.request(.max(2)) },
         check: { subscriber in
-          if subscriber.values != publisher.values { return "values \(subscriber.values)" }
+          if subscriber.values.sorted() != publisher.values { return "values \(subscriber.values)" }
           if subscriber.completion != .finished { return "completion \(String(describing: subscriber.completion))" }
           return nil
         })
