@@ -585,6 +585,9 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
 
   @inlinable
   init(strategy: Strategy, upstreamCount: Int, downstream: Downstream) {
+    assert(
+      MemoryLayout<Strategy>.size > 0,
+      "\(Strategy.self) has size zero: give it a stored property, as MergeStrategy.sized explains")
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
     self.strategy = strategy
     upstreams = .upstreams(repeating: nil, count: upstreamCount)

@@ -33,6 +33,7 @@ struct CombiningSubscriptionTests {
   /// A strategy of size zero sits at offset 0 of its subscription, where ThreadSanitizer takes
   /// each modifying access to it for a write to the object's header (see `MergeStrategy.sized`):
   /// the stress suite under `--sanitize=thread` reported races on every concurrent merge.
+  /// `CombiningSubscription.init` asserts the same for any strategy, in debug builds.
   @Test func everyStrategyTakesRoomInItsSubscription() {
     #expect(MemoryLayout<MergeStrategy<Int>>.size > 0)
     #expect(MemoryLayout<CombineLatestStrategy<Slots2<Int, Int>>>.size > 0)
