@@ -4,6 +4,12 @@ import Testing
 
 @testable import Conduit
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Tuples are not Equatable: tests compare their descriptions.
 private func described<Value>(_ values: [Value]) -> [String] {
   values.map { "\($0)" }
@@ -264,8 +270,8 @@ struct CombiningSubscriptionStressTests {
     ("combineLatest", { Just(1).combineLatest(Just(2)).map { $0 * 10 + $1 }.eraseToAnyPublisher() }, [12]),
   ]
 
-  /// Runs `other` on a second thread once the subscriber has its subscription, while the first
-  /// thread is still subscribing.
+  /// Runs `other` on a second thread once the subscriber has had its subscription (a merge of
+  /// nothing has already finished then), while the first thread may still be subscribing.
   private static func race(
     _ make: @escaping () -> AnyPublisher<Int, Never>, other: @escaping (TestSubscriber<Int, Never>) -> Void,
     check: @escaping (TestSubscriber<Int, Never>) -> String?
@@ -276,8 +282,14 @@ struct CombiningSubscriptionStressTests {
       sides: [
         { round in round.publisher.subscribe(round.subscriber) },
         { round in
+          // Every publisher here gives its subscription synchronously, so this ends. A bounded
+          // wait could run out while the subscribing thread is starved, and a request made
+          // before the subscription is lost (the subscriber resets its demand then).
           var spins = 0
-          while round.subscriber.subscription == nil && spins < 1_000_000 { spins += 1 }
+          while round.subscriber.subscriptionCount == 0 {
+            spins += 1
+            if spins % 16 == 0 { sched_yield() }
+          }
           other(round.subscriber)
         },
       ],
