@@ -253,11 +253,17 @@ final class SpinBarrier: Sendable {
       generation.wrappingAdd(1, ordering: .releasing)
       return
     }
-    var spins = 0
-    while generation.load(ordering: .acquiring) == current {
-      spins += 1
-      if spins % 16 == 0 { sched_yield() }
-    }
+    spin(until: { generation.load(ordering: .acquiring) != current })
+  }
+}
+
+/// Spins until `condition` holds, yielding the processor every 16 tries, so that the thread it
+/// waits for gets to run on a machine with few cores.
+func spin(until condition: () -> Bool) {
+  var spins = 0
+  while !condition() {
+    spins += 1
+    if spins % 16 == 0 { sched_yield() }
   }
 }
 

@@ -4,12 +4,6 @@ import Testing
 
 @testable import Conduit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Tuples are not Equatable: tests compare their descriptions.
 private func described<Value>(_ values: [Value]) -> [String] {
   values.map { "\($0)" }
@@ -285,11 +279,7 @@ struct CombiningSubscriptionStressTests {
           // Every publisher here gives its subscription synchronously, so this ends. A bounded
           // wait could run out while the subscribing thread is starved, and a request made
           // before the subscription is lost (the subscriber resets its demand then).
-          var spins = 0
-          while round.subscriber.subscriptionCount == 0 {
-            spins += 1
-            if spins % 16 == 0 { sched_yield() }
-          }
+          spin(until: { round.subscriber.subscriptionCount > 0 })
           other(round.subscriber)
         },
       ],
