@@ -104,6 +104,29 @@ enum OperatorWorkloads {
         for value in 0..<count { source.send(value) }
       }
     },
+    Workload(
+      "reference: the same, hand-written and serialized, one owner CAS pair per level",
+      baseline: "baseline.LockedCall", target: 10,
+      note: "not Conduit: the floor for Combine's rule that calls into a subscriber never overlap"
+    ) {
+      let source = CurrentValueSubject<Int, Never>(0)
+      var next: (Int) -> Void = { blackHole($0) }
+      var levels: [SerializedCombineLevel] = []
+      for _ in 0..<7 {
+        let level = SerializedCombineLevel(transform: { $0 &+ $1 &+ $2 &+ $3 }, next: next)
+        levels.append(level)
+        next = { level.receive($0) }
+      }
+      let top = next
+      let cancellable = source.sink { top($0) }
+      defer {
+        cancellable.cancel()
+        blackHole(levels)
+      }
+      return measure(operations: 200_000) { count in
+        for value in 0..<count { source.send(value) }
+      }
+    },
     Workload("share() with two subscribers, per value sent", baseline: "baseline.LockedCall", target: 6) {
       let subject = PassthroughSubject<Int, Never>()
       let shared = subject.share()
@@ -155,6 +178,39 @@ final class LockedCombineLevel: Sendable {
       next._withUnsafeGuaranteedRef { $0.receive(output) }
     } else {
       blackHole(output)
+    }
+  }
+}
+
+/// One level of a hand-written `combineLatest` of four `Int`s that keeps DESIGN §2.3 (calls into
+/// the next level never overlap) the cheapest way there is: it owns itself across the call, with
+/// one atomic compare-exchange to take ownership and one to give it back, as
+/// `CombiningSubscription` does on its uncontended path, and it reaches the next level through one
+/// closure, the least an erased hop costs. Both exchanges must be read-modify-writes: a thread
+/// that finds the level owned leaves its work for the owner, and an owner that gave ownership back
+/// with a plain store could miss that work. A floor, not an alternative: it keeps no demand, no
+/// backlog and no completion state, and it stops the process if it is ever contended.
+final class SerializedCombineLevel: @unchecked Sendable {
+  let ownership = Atomic<Int>(0)
+  // Guarded by `ownership`.
+  var latest = (0, 0, 0, 0)
+  let transform: (Int, Int, Int, Int) -> Int
+  let next: (Int) -> Void
+
+  init(transform: @escaping (Int, Int, Int, Int) -> Int, next: @escaping (Int) -> Void) {
+    self.transform = transform
+    self.next = next
+  }
+
+  @inline(never)
+  func receive(_ value: Int) {
+    guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+      fatalError("SerializedCombineLevel is a single-threaded floor; it was entered while owned")
+    }
+    latest.0 = value
+    next(transform(latest.0, latest.1, latest.2, latest.3))
+    guard ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged else {
+      fatalError("SerializedCombineLevel is a single-threaded floor; its ownership changed while owned")
     }
   }
 }
