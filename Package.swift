@@ -15,6 +15,12 @@ let package = Package(
     .executableTarget(name: "Benchmarks", dependencies: ["Conduit"]),
     .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
+    // A stand-in for a third-party Combine extension library, and the tests that import it beside
+    // Conduit: Conduit's additions to Combine must give way to such a library's.
+    .target(
+      name: "ThirdPartyShareReplay", dependencies: ["Conduit"], path: "Tests/Fixtures/ThirdPartyShareReplay"),
+    .testTarget(
+      name: "ThirdPartyExtensionTests", dependencies: ["Conduit", "ConduitTesting", "ThirdPartyShareReplay"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,7 +8,9 @@
 /// }
 /// ```
 @frozen
-public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible {
+public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConvertible,
+  CustomPlaygroundDisplayConvertible
+{
   /// Subscribes an erased subscriber to the wrapped publisher. Built where the wrapped
   /// publisher's type is known, so the whole upstream chain runs specialized code; only the
   /// calls into the erased subscriber go through a closure.
@@ -27,6 +29,9 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
 
   /// A textual representation of this instance.
   public var description: String { "AnyPublisher" }
+
+  /// The description, as playgrounds show it.
+  public var playgroundDescription: Any { description }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   ///

@@ -10,7 +10,9 @@
 /// [1, 2].publisher.subscribe(subscriber)
 /// ```
 @frozen
-public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible {
+public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible
+{
   /// The one function through which every call reaches what is wrapped. It is created where the
   /// wrapped type is known, so it runs specialized code, and it captures the wrapped subscriber:
   /// one allocation per erasure, one retain per copy, and a teardown that is specialized too (a
@@ -39,7 +41,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         return s.receive(argument.assumingMemoryBound(to: Input.self).pointee)
       case .completion:
         s.receive(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
-      case .inspect:
+      case .inspect, .reflect:
         argument.assumingMemoryBound(to: Any?.self).pointee = s
       }
       return .none
@@ -65,6 +67,8 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         relay.receive(completion: argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
       case .inspect:
         argument.assumingMemoryBound(to: Any?.self).pointee = s
+      case .reflect:
+        argument.assumingMemoryBound(to: Any?.self).pointee = relay
       }
       return .none
     }
@@ -87,7 +91,7 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
         return receiveValue?(argument.assumingMemoryBound(to: Input.self).pointee) ?? .none
       case .completion:
         receiveCompletion?(argument.assumingMemoryBound(to: Subscribers.Completion<Failure>.self).pointee)
-      case .inspect:
+      case .inspect, .reflect:
         argument.assumingMemoryBound(to: Any?.self).pointee = nil
       }
       return .none
@@ -96,10 +100,28 @@ public struct AnySubscriber<Input, Failure: Error>: Subscriber, CustomStringConv
 
   /// The wrapped subscriber or subject; `nil` for closures.
   @usableFromInline
-  var wrapped: Any? {
-    var wrapped: Any?
-    _ = withUnsafeMutablePointer(to: &wrapped) { call(.inspect, $0) }
-    return wrapped
+  var wrapped: Any? { answer(.inspect) }
+
+  /// What the mirror shows: the wrapped subscriber, the relay that feeds a wrapped subject, or
+  /// `nil` for closures.
+  var reflected: Any? { answer(.reflect) }
+
+  private func answer(_ question: ErasedSubscriberCall) -> Any? {
+    var answer: Any?
+    _ = withUnsafeMutablePointer(to: &answer) { call(question, $0) }
+    return answer
+  }
+
+  /// The wrapped subscriber's mirror (the relay's for a subject); for closures, the mirror of
+  /// the description, as in Combine.
+  public var customMirror: Mirror {
+    guard let reflected else { return Mirror(reflecting: description) }
+    return (reflected as? any CustomReflectable)?.customMirror ?? Mirror(reflecting: reflected)
+  }
+
+  /// The wrapped subscriber's playground description, or the description.
+  public var playgroundDescription: Any {
+    (wrapped as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription ?? description
   }
 
   /// A textual representation of this instance.
@@ -149,4 +171,6 @@ enum ErasedSubscriberCall {
   case completion
   /// An `Any?` that receives the wrapped subscriber or subject.
   case inspect
+  /// An `Any?` that receives what the mirror reflects.
+  case reflect
 }

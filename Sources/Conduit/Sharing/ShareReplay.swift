@@ -61,12 +61,14 @@ extension Publisher {
   /// Shares the output of this publisher with multiple subscribers, replaying the last
   /// `count` values to each new subscriber.
   ///
-  /// This is an extension to Combine.
+  /// This is an extension to Combine. It gives way to a `share(replay:)` that your module or a
+  /// library you import declares (CombineExt has one): where both are visible, theirs is called,
+  /// so code written against Combine and such a library compiles unchanged.
   ///
   /// ```swift
   /// let current = userUpdates.share(replay: 1)
   /// ```
-  @inlinable
+  @inlinable @_disfavoredOverload
   public func share(replay count: Int) -> Publishers.ShareReplay<Self> {
     Publishers.ShareReplay(upstream: self, bufferSize: count)
   }

@@ -10,7 +10,9 @@ extension Subscribers {
   /// ```swift
   /// let cancellable = [1, 2].publisher.assign(to: \.count, on: model)
   /// ```
-  public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible, CensusScoped {
+  public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
+    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
+  {
     /// The kind of errors this publisher might publish.
     public typealias Failure = Never
 
@@ -43,6 +45,14 @@ extension Subscribers {
 
     /// A textual representation of this instance.
     public var description: String { "Assign \(Root.self)." }
+
+    /// The object, the key path and the status, as Combine's assign reflects them.
+    public var customMirror: Mirror {
+      Mirror(self, children: ["object": object as Any, "keyPath": keyPath, "status": status.withLock { $0 }])
+    }
+
+    /// The description, as playgrounds show it.
+    public var playgroundDescription: Any { description }
 
     /// Creates a subscriber to assign the value of a property indicated by a key path.
     public init(object: Root, keyPath: ReferenceWritableKeyPath<Root, Input>) {

@@ -13,7 +13,7 @@ extension Subscribers {
   /// [1, 2].publisher.subscribe(sink)
   /// ```
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-    CensusScoped
+    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
   {
     /// The closure to execute on receipt of a value.
     public var receiveValue: (Input) -> Void {
@@ -70,6 +70,12 @@ extension Subscribers {
 
     /// A textual representation of this instance.
     public var description: String { "Sink" }
+
+    /// A mirror without children, as Combine's sink reflects.
+    public var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+    /// The description, as playgrounds show it.
+    public var playgroundDescription: Any { description }
 
     /// Initializes a sink with the provided closures.
     @inlinable

@@ -85,6 +85,7 @@ struct AnyPublisherTests {
 
   @Test func describesItself() {
     #expect(Just(1).eraseToAnyPublisher().description == "AnyPublisher")
+    #expect(Just(1).eraseToAnyPublisher().playgroundDescription as? String == "AnyPublisher")
   }
 
   @Test func releasesTheSubscriberWhenDone() {

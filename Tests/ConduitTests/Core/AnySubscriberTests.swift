@@ -149,6 +149,36 @@ struct AnySubscriberTests {
     #expect(AnySubscriber<Int, Never>().description == "Anonymous AnySubscriber")
   }
 
+  // MARK: Reflection, as Combine reflects an erased subscriber
+
+  @Test func closureSubscriberReflectsItsDescription() {
+    let erased = AnySubscriber<Int, Never>()
+    #expect(erased.playgroundDescription as? String == "Anonymous AnySubscriber")
+    let mirror = erased.customMirror
+    #expect(ObjectIdentifier(mirror.subjectType) == ObjectIdentifier(String.self))
+    #expect(mirror.children.isEmpty)
+  }
+
+  @Test func wrappedSubscriberLendsItsMirrorAndPlaygroundDescription() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    let erased = AnySubscriber(sink)
+    #expect(ObjectIdentifier(erased.customMirror.subjectType) == ObjectIdentifier(Subscribers.Sink<Int, Never>.self))
+    #expect(erased.playgroundDescription as? String == "Sink")
+    let recorder = TestSubscriber<Int, Never>()
+    let recorderMirror = AnySubscriber(recorder).customMirror
+    #expect(ObjectIdentifier(recorderMirror.subjectType) == ObjectIdentifier(TestSubscriber<Int, Never>.self))
+    #expect(AnySubscriber(recorder).playgroundDescription as? String == AnySubscriber(recorder).description)
+  }
+
+  @Test func wrappedSubjectReflectsTheRelayThatFeedsIt() {
+    let subject = PassthroughSubject<Int, Never>()
+    let erased = AnySubscriber(subject)
+    let mirror = erased.customMirror
+    #expect(String(describing: mirror.subjectType) == "SubjectSubscriber<PassthroughSubject<Int, Never>>")
+    #expect(!mirror.children.isEmpty)
+    #expect(erased.playgroundDescription as? String == "Subject")
+  }
+
   @Test func publisherReleasesClosuresWhenFinished() {
     weak var weakProbe: Probe?
     var subscription: (any Subscription)?

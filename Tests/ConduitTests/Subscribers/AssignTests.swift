@@ -146,6 +146,18 @@ struct AssignTests {
     #expect(second.cancelCount == 1)
     assign.cancel()
   }
+
+  @Test func reflectsTheObjectKeyPathAndStatus() {
+    let model = Model()
+    let assign = Subscribers.Assign(object: model, keyPath: \Model.count)
+    #expect(assign.playgroundDescription as? String == "Assign Model.")
+    let children = Array(assign.customMirror.children)
+    #expect(children.map(\.label) == ["object", "keyPath", "status"])
+    #expect(children.first?.value as? Model === model)
+    #expect(children.dropFirst().first?.value as? ReferenceWritableKeyPath<Model, Int> == \Model.count)
+    assign.cancel()
+    #expect(Array(assign.customMirror.children).first.flatMap { $0.value as? Model } == nil)
+  }
 }
 
 private final class Model {

@@ -288,6 +288,13 @@ struct SinkTests {
     #expect(cancelledInDeinit)
     #expect(completions == 1)
   }
+
+  @Test func reflectsAsCombinesSink() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    #expect(sink.playgroundDescription as? String == "Sink")
+    #expect(sink.customMirror.children.isEmpty)
+    #expect(ObjectIdentifier(sink.customMirror.subjectType) == ObjectIdentifier(Subscribers.Sink<Int, Never>.self))
+  }
 }
 
 private struct Oops: Error, Equatable {}
