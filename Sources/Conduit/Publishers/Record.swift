@@ -34,7 +34,7 @@ public struct Record<Output, Failure: Error>: Publisher {
   @inlinable @inline(__always)
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     SequenceSubscription.start(
-      recording.output, then: recording.completion, downstream: subscriber, name: "Record")
+      recording.output, then: recording.completion, downstream: subscriber, kind: .record)
   }
 
   /// A recorded sequence of outputs, followed by a completion value.

@@ -24,7 +24,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S)
     where S.Input == Elements.Element, S.Failure == Failure {
       SequenceSubscription.start(
-        sequence, then: .finished, downstream: subscriber, name: nil)
+        sequence, then: .finished, downstream: subscriber, kind: .sequence)
     }
   }
 }

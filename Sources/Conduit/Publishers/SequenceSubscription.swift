@@ -1,5 +1,15 @@
 import Synchronization
 
+/// What a `SequenceSubscription` publishes for, which decides how it describes itself.
+@usableFromInline
+enum SequenceSubscriptionKind {
+  /// A `Publishers.Sequence`: described by its sequence while it publishes, "Sequence" after.
+  case sequence
+  /// A `Record`: described by its recorded output while it publishes, "Cancelled Events" after,
+  /// and reflected with its completion too.
+  case record
+}
+
 /// Delivers the elements of a sequence on demand, then a completion.
 ///
 /// Shared by `Publishers.Sequence` and `Record`. Delivery is trampolined: a `request` made from
@@ -9,7 +19,7 @@ import Synchronization
 /// the demand it holds is spent.
 @usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == Elements.Element {
   @usableFromInline
   struct State {
@@ -20,8 +30,8 @@ where Downstream.Input == Elements.Element {
     var delivering = false
     @usableFromInline
     var terminated = false
-    /// The sequence, for `description` only, as Combine describes the subscription; let go when
-    /// the subscription ends.
+    /// The sequence, for `description` and `customMirror` only, as Combine describes the
+    /// subscription; let go when the subscription ends.
     @usableFromInline
     var sequence: Elements?
 
@@ -55,19 +65,37 @@ where Downstream.Input == Elements.Element {
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
   let handle: (SequenceSubscription, SubscriptionRequest) -> Void
-  // Immutable: what the subscription calls itself, or `nil` to be described as Combine describes
-  // a sequence's subscription: by the sequence while it publishes, "Sequence" once it has ended.
-  // Worked out only when asked for, not on every subscription.
+  // Immutable: which publisher this subscription serves, for its description.
   @usableFromInline
-  let name: StaticString?
+  let kind: SequenceSubscriptionKind
 
+  /// The sequence while the subscription publishes, as Combine describes it; once it has ended,
+  /// "Sequence", or "Cancelled Events" for a `Record`. Worked out only when asked for.
   @usableFromInline
   var description: String {
-    if let name { return "\(name)" }
     // Described out of the lock: a sequence's description is its own code.
-    let sequence = state.withLock { $0.sequence }
-    return sequence.map { String(describing: $0) } ?? "Sequence"
+    guard let sequence = state.withLock({ $0.sequence }) else {
+      return kind == .record ? "Cancelled Events" : "Sequence"
+    }
+    return String(describing: sequence)
   }
+
+  /// The sequence (empty once the subscription has ended) and, for a `Record`, its completion,
+  /// as Combine reflects them.
+  @usableFromInline
+  var customMirror: Mirror {
+    let sequence: Any = state.withLock { $0.sequence } ?? [Elements.Element]()
+    switch kind {
+    case .sequence:
+      return Mirror(self, children: CollectionOfOne<Mirror.Child>(("sequence", sequence)))
+    case .record:
+      let children: [Mirror.Child] = [("sequence", sequence), ("completion", completion)]
+      return Mirror(self, children: children)
+    }
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
@@ -77,7 +105,7 @@ where Downstream.Input == Elements.Element {
   @inlinable
   static func start(
     _ sequence: Elements, then completion: Subscribers.Completion<Downstream.Failure>,
-    downstream: Downstream, name: StaticString?
+    downstream: Downstream, kind: SequenceSubscriptionKind
   ) {
     var iterator = sequence.makeIterator()
     guard let first = iterator.next() else {
@@ -87,23 +115,22 @@ where Downstream.Input == Elements.Element {
     }
     let subscription = SequenceSubscription(
       sequence: sequence, iterator: iterator, first: first, completion: completion, downstream: downstream,
-      name: name)
+      kind: kind)
     downstream.receive(subscription: subscription)
   }
 
   @inlinable
   init(
     sequence: Elements, iterator: Elements.Iterator, first: Elements.Element,
-    completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, name: StaticString?
+    completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, kind: SequenceSubscriptionKind
   ) {
     census = CensusToken(SequenceSubscription.self, inheritingFrom: downstream)
-    // A named subscription (a `Record`'s) never describes itself by its sequence.
-    state = Locked(State(sequence: name == nil ? Optional(sequence) : nil))
+    state = Locked(State(sequence: sequence))
     self.iterator = iterator
     self.upcoming = first
     self.completion = completion
     self.downstream = downstream
-    self.name = name
+    self.kind = kind
     handle = SubscriptionRequest.dispatcher()
   }
 
@@ -119,7 +146,8 @@ where Downstream.Input == Elements.Element {
 
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    // As in Combine, a request for nothing changes nothing.
+    guard demand != .none else { return }
     let owns = state.withLock { state -> Bool in
       guard !state.terminated else { return false }
       state.demand += demand

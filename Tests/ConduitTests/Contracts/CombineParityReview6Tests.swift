@@ -924,20 +924,5 @@ extension Subscribers.Completion {
       sink.cancel()
       withExtendedLifetime(sink) { #expect(!capturedIsAlive()) }
     }
-
-    /// Combine's sequence subscription ignores `request(.none)`; Conduit stops the process, as
-    /// DESIGN §2.2 asks of every subscription (Combine does so for Just, Optional, Result and
-    /// the subjects).
-    /// Evidence: SequenceTests.swift `testRecursion` (`subscription.request(.none) // Shouldn't
-    /// crash`) and `testSequenceNoInitialDemand` (`request(.none)` changes nothing).
-    @Test func sequenceIgnoresARequestForNone() async {
-      await #expect(processExitsWith: .success) {
-        let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-        (1...5).publisher.subscribe(subscriber)
-        subscriber.subscription?.request(.none)
-        subscriber.request(.max(1))
-        precondition(subscriber.values == [1])
-      }
-    }
   }
 #endif

@@ -13,11 +13,56 @@ private final class Probe {}
 struct RecordTests {
   // MARK: Initializers
 
-  @Test func subscriptionIsDescribedAsRecord() {
+  // As in Combine (OpenCombine's RecordTests.swift `testReflection`, `testLifecycle`): by the
+  // recorded output while it publishes, "Cancelled Events" once it has ended.
+  @Test func subscriptionIsDescribedByItsRecordingThenAsCancelledEvents() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-    Record<Int, Never>(output: [1], completion: .finished).subscribe(subscriber)
-    #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Record")
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect((subscription as? any CustomStringConvertible)?.description == "[1, 2]")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "[1, 2]")
+    subscriber.request(.max(1))
+    #expect((subscription as? any CustomStringConvertible)?.description == "[1, 2]")
+    subscriber.request(.max(1))
+    #expect(subscriber.completion == .finished)
+    #expect((subscription as? any CustomStringConvertible)?.description == "Cancelled Events")
+  }
+
+  @Test func cancelledSubscriptionIsDescribedAsCancelledEvents() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(subscriber)
+    let subscription = subscriber.subscription
     subscriber.cancel()
+    #expect((subscription as? any CustomStringConvertible)?.description == "Cancelled Events")
+  }
+
+  @Test func subscriptionReflectsItsOutputAndCompletion() throws {
+    let subscriber = TestSubscriber<Int, RecordTestError>(initialDemand: .none)
+    Record<Int, RecordTestError>(output: [1, 2], completion: .failure(.failed)).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription.flatMap { $0 as? any CustomReflectable })
+    let children = subscription.customMirror.children.map { ($0.label, String(describing: $0.value)) }
+    #expect(children.map(\.0) == ["sequence", "completion"])
+    #expect(children[0].1 == "[1, 2]")
+    #expect(children[1].1.contains("failure"))
+    subscriber.request(.unlimited)
+    let ended = subscription.customMirror.children.map { String(describing: $0.value) }
+    #expect(ended[0] == "[]")
+    #expect(ended[1].contains("failure"))
+  }
+
+  // As in Combine (OpenCombine's RecordTests.swift `testRecordNoInitialDemand`, `testRecursion`):
+  // a request for nothing changes nothing.
+  @Test func aRequestForNothingChangesNothing() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    subscriber.subscription?.request(.none)
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
   }
 
   @Test func recordsInteractively() {

@@ -229,6 +229,49 @@ struct SequenceTests {
     subscriber.cancel()
   }
 
+  // As in Combine (OpenCombine's SequenceTests.swift `testReflection`,
+  // `testSequenceNoInitialDemand`): one child, the sequence, empty once the subscription has
+  // ended; the playground shows the description.
+  @Test func subscriptionReflectsItsSequence() throws {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    (1...5).publisher.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription.flatMap { $0 as? any CustomReflectable })
+    let children = subscription.customMirror.children.map { ($0.label, String(describing: $0.value)) }
+    #expect(children.map(\.0) == ["sequence"])
+    #expect(children.map(\.1) == ["1...5"])
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "1...5")
+    subscriber.request(.unlimited)
+    #expect(subscription.customMirror.children.map { String(describing: $0.value) } == ["[]"])
+    #expect((subscription as? any CustomStringConvertible)?.description == "Sequence")
+  }
+
+  // As in Combine (OpenCombine's SequenceTests.swift `testRecursion`,
+  // `testSequenceNoInitialDemand`): a request for nothing changes nothing, from inside
+  // `receive(subscription:)` too.
+  @Test func aRequestForNothingChangesNothing() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    (1...3).publisher.subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(2))
+    subscriber.subscription?.request(.none)
+    #expect(subscriber.values == [1, 2])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    var values: [Int] = []
+    (1...3).publisher.subscribe(
+      AnySubscriber<Int, Never>(
+        receiveSubscription: {
+          $0.request(.none)
+          $0.request(.max(3))
+        },
+        receiveValue: {
+          values.append($0)
+          return .none
+        }))
+    #expect(values == [1, 2, 3])
+  }
+
   // MARK: References
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
