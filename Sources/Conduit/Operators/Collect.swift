@@ -36,7 +36,7 @@ extension Publishers {
             return false
           },
           result: { $0 },
-          convertFailure: { $0 }))
+          convertFailure: { $0 }, reflection: .collection))
     }
   }
 }

@@ -6,7 +6,7 @@ extension Publishers {
   /// ordering), replacing the kept element only by one strictly greater, so of equal elements
   /// the first one wins. It requests unlimited values from upstream as soon as it is subscribed
   /// and publishes the kept element once upstream has finished and the subscriber has asked for
-  /// it; an empty upstream just finishes.
+  /// it; an empty upstream's finish, too, waits for that first request.
   ///
   /// ```swift
   /// let cancellable = [3, 9, 4].publisher

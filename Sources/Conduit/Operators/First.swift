@@ -2,7 +2,7 @@ extension Publishers {
   /// A publisher that publishes the first element of a stream, then finishes.
   ///
   /// On the first element it cancels upstream and publishes it as soon as the subscriber has
-  /// asked for it; an empty upstream just finishes.
+  /// asked for it; an empty upstream's finish, too, waits for that first request.
   ///
   /// ```swift
   /// let cancellable = (-10...10).publisher
@@ -46,7 +46,7 @@ extension Publisher {
   /// Publishes the first element of a stream, then finishes.
   ///
   /// It cancels upstream after the first element; if upstream finishes without one, it just
-  /// finishes.
+  /// finishes, once the subscriber has asked for something.
   ///
   /// ```swift
   /// let cancellable = ["a", "b"].publisher

@@ -3,7 +3,8 @@ extension Publishers {
   /// closure.
   ///
   /// On the first satisfying element it cancels upstream and publishes it as soon as the
-  /// subscriber has asked for it; if upstream finishes without one, it just finishes.
+  /// subscriber has asked for it; if upstream finishes without one, it just finishes, also once
+  /// the subscriber has asked.
   ///
   /// ```swift
   /// let cancellable = [1, 4, 6].publisher

@@ -2,8 +2,10 @@ extension Publishers {
   /// A publisher that ignores all upstream elements, but passes along the upstream publisher's
   /// completion state (finished or failed).
   ///
-  /// It requests unlimited values from upstream as soon as it is subscribed, and passes the
-  /// completion on at once: no demand is needed, since no value is ever sent.
+  /// As in Combine, the subscriber gets upstream's own subscription, so what it requests and
+  /// cancels goes straight to upstream; once the subscriber has it, upstream is also asked for
+  /// `.unlimited`. The completion passes on at once: no demand is needed, since no value is ever
+  /// sent.
   ///
   /// ```swift
   /// let cancellable = [1, 2, 3].publisher
@@ -29,13 +31,67 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
-      upstream.subscribe(
-        Reduction(
-          downstream: subscriber, description: "IgnoreOutput", initial: (),
-          step: { (_: inout Void, _: Upstream.Output) throws(Failure) -> Bool in false },
-          result: { _ in nil },
-          convertFailure: { $0 }))
+      upstream.subscribe(Inner(downstream: subscriber))
     }
+  }
+}
+
+extension Publishers.IgnoreOutput {
+  @usableFromInline
+  typealias Inner<Downstream: Subscriber> = IgnoreOutputInner<Link<Upstream.Output, Failure, Downstream>>
+  where Downstream.Input == Never, Downstream.Failure == Failure
+}
+
+/// Forwards the upstream subscription untouched, asks it for everything, drops each value and
+/// passes the completion on: like `map`, it keeps no state, takes no lock and allocates nothing
+/// of its own. Being a struct, it lives inside the upstream's subscription.
+@usableFromInline
+struct IgnoreOutputInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+where Types.Downstream.Input == Never, Types.Downstream.Failure == Types.Failure {
+  @usableFromInline
+  typealias Input = Types.Input
+  @usableFromInline
+  typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Downstream = Types.Downstream
+
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
+
+  @inlinable
+  init(downstream: Downstream) {
+    self.downstream = downstream
+  }
+
+  @usableFromInline
+  var description: String { "IgnoreOutput" }
+
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  /// As in Combine, every subscription, a second one too, goes downstream and is asked for
+  /// everything; the subscriber's own requests reach upstream before that one.
+  @inlinable
+  func receive(subscription: any Subscription) {
+    downstream.receive(subscription: subscription)
+    subscription.request(.unlimited)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    .none
+  }
+
+  /// Passes on every completion, as Combine does, even one that arrives before the subscription.
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    downstream.receive(completion: completion)
   }
 }
 

@@ -4,7 +4,7 @@ extension Publishers {
   ///
   /// It requests unlimited values from upstream as soon as it is subscribed, and publishes
   /// the last one once upstream has finished and the subscriber has asked for it; an empty
-  /// upstream just finishes.
+  /// upstream's finish, too, waits for that first request.
   ///
   /// ```swift
   /// let cancellable = (-10...10).publisher

@@ -2,7 +2,8 @@ extension Publishers {
   /// A publisher that waits until after the stream finishes and then publishes the last
   /// element of the stream that satisfies a predicate closure.
   ///
-  /// If no element satisfies the predicate, it just finishes.
+  /// If no element satisfies the predicate, it just finishes, once the subscriber has asked for
+  /// something.
   ///
   /// ```swift
   /// let cancellable = [1, 4, 6, 7].publisher

@@ -1,25 +1,32 @@
 import Synchronization
 
 /// The engine behind the aggregating operators: `reduce`, `count`, `collect()`, `min`, `max`,
-/// `contains`, `allSatisfy`, `ignoreOutput`, `first`, `last` and their `try` forms.
+/// `contains`, `allSatisfy`, `first`, `last` and their `try` forms.
 ///
 /// It is upstream's subscriber and downstream's subscription. As soon as it is subscribed it
 /// asks upstream for everything, as Combine does, and folds each value into an accumulator with
-/// the operator's `step`. The single result goes downstream only once downstream has asked for
-/// something: a result ready before any demand is held until the first request. A step may
-/// decide early (`contains` found its element, `first` its value): upstream is then cancelled
-/// at once and the result delivered as if upstream had finished. A failure from upstream, or an
-/// error thrown by a `try` step, goes downstream at once, without demand; a thrown error also
-/// cancels upstream. A result that is empty (`first` of nothing, `ignoreOutput`) needs no
-/// demand either: the completion goes at once.
+/// the operator's `step`. The result goes downstream only once downstream has asked for
+/// something: a result ready before any demand is held until the first request, and so is the
+/// bare `.finished` of an empty result (`first` of nothing), as in Combine. A step may decide
+/// early (`contains` found its element, `first` its value): upstream is then cancelled at once
+/// and the result delivered as if upstream had finished. A failure from upstream, or an error
+/// thrown by a `try` step, goes downstream at once, without demand; a thrown error also cancels
+/// upstream.
+///
+/// As in Combine, what arrives before upstream's subscription is ignored: a value (the step is
+/// not called), a completion, and a cancel, after which the subscription that arrives later is
+/// taken as if nothing had happened. A request made before it counts as demand.
 ///
 /// Threads: upstream's calls are serialized, so the accumulator belongs to them and takes no
 /// lock. What downstream can reach (its demand, cancellation, a held result) lives in `state`,
 /// under its lock; whoever moves `state` to `.terminal` owns `downstream` from then on and is
-/// the only one to call it, so calls into downstream never overlap.
+/// the only one to call it, so calls into downstream never overlap. For the same reason the
+/// mirror shows the result only once upstream is done: while folding, the accumulator belongs
+/// to upstream's thread.
 @usableFromInline
 final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Accumulator>: Subscriber,
-  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Failure = UpstreamFailure
@@ -28,12 +35,22 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   @usableFromInline
   enum State {
-    case awaitingSubscription
-    /// Folding; `demanded` once downstream has asked for anything.
+    /// `demanded` once downstream has asked for anything.
+    case awaitingSubscription(demanded: Bool)
+    /// Folding.
     case active(upstream: any Subscription, demanded: Bool)
-    /// Upstream is done and the result waits for downstream's first request.
-    case holding(Output)
+    /// Upstream is done and the result (`nil` for none) waits for downstream's first request.
+    case holding(Output?)
     case terminal
+  }
+
+  /// The shape of `customMirror`, as Combine gives it for the operator.
+  @usableFromInline
+  enum Reflection {
+    /// `downstream`, `result`, `initial` and `status`, as most of the operators have.
+    case reduction
+    /// Only `count`, the number of elements collected, as `collect()` has.
+    case collection
   }
 
   /// The running accumulator with the step that folds values into it.
@@ -61,7 +78,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   // Guarded by its own lock.
   @usableFromInline
-  let state = Locked(State.awaitingSubscription)
+  let state = Locked(State.awaitingSubscription(demanded: false))
   // Set by `cancel`; read without the lock by upstream's calls and after delivering the result.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
@@ -69,9 +86,10 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   // runtime exclusivity check is skipped.
   @usableFromInline @exclusivity(unchecked)
   var fold: Fold?
-  // Owned like `fold`: set once upstream's part is over (finished, failed or decided early).
+  // Owned like `fold`: set once upstream's subscription is accepted, cleared once upstream's part
+  // is over (finished, failed or decided early). Values and completions count only while set.
   @usableFromInline @exclusivity(unchecked)
-  var ended = false
+  var folding = false
   // Owned by whoever moves `state` to `.terminal`, who releases it; before that, touched only by
   // `receive(subscription:)`, which runs before downstream can reach this object.
   @usableFromInline @exclusivity(unchecked)
@@ -89,6 +107,11 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   let handle: (Reduction, SubscriptionRequest) -> Void
   @usableFromInline
   let description: String
+  /// The accumulator before any value, for the mirror.
+  @usableFromInline
+  let initial: Accumulator
+  @usableFromInline
+  let reflection: Reflection
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
@@ -98,16 +121,20 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   ///   - step: folds one value in; returns `true` when the result is decided early.
   ///   - result: the value to publish from the final accumulator, `nil` for none.
   ///   - convertFailure: maps upstream's failure to downstream's.
+  ///   - reflection: the shape of the mirror.
   @inlinable
   init(
     downstream: Downstream, description: String, initial: Accumulator,
     step: @escaping (inout Accumulator, Input) throws(Downstream.Failure) -> Bool,
     result: @escaping (Accumulator) -> Output?,
-    convertFailure: @escaping (UpstreamFailure) -> Downstream.Failure
+    convertFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
+    reflection: Reflection = .reduction
   ) {
     census = CensusToken(Reduction.self, inheritingFrom: downstream)
     self.downstream = downstream
     self.description = description
+    self.initial = initial
+    self.reflection = reflection
     fold = Fold(accumulator: initial, step: step)
     self.result = result
     self.convertFailure = convertFailure
@@ -119,14 +146,15 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   @inlinable
   func receive(subscription: any Subscription) {
     let accepted = state.withLock { state -> Bool in
-      guard case .awaitingSubscription = state else { return false }
-      state = .active(upstream: subscription, demanded: false)
+      guard case .awaitingSubscription(let demanded) = state else { return false }
+      state = .active(upstream: subscription, demanded: demanded)
       return true
     }
     guard accepted, let downstream else {
       subscription.cancel()
       return
     }
+    folding = true
     downstream.receive(subscription: self)
     // Downstream may have cancelled from inside `receive(subscription:)`.
     let active = state.withLock { state -> Bool in
@@ -138,7 +166,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard !ended else { return .none }
+    guard folding else { return .none }
     if cancelled.load(ordering: .relaxed) {
       endFold()
       return .none
@@ -155,7 +183,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   @inlinable
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard !ended else { return }
+    guard folding else { return }
     switch completion {
     case .finished: conclude(cancellingUpstream: false)
     case .failure(let error): fail(convertFailure(error), cancellingUpstream: false)
@@ -165,19 +193,19 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   /// Upstream's part is over: the fold and the user closure it holds are released.
   @inlinable
   func endFold() {
-    ended = true
+    folding = false
     fold = nil
   }
 
-  /// The result is known: delivers it now if downstream has asked (or there is nothing to
-  /// deliver), otherwise holds it for the first request.
+  /// The result is known: delivers it now if downstream has asked, otherwise holds it (or the
+  /// bare completion, when there is no value) for the first request.
   @inlinable
   func conclude(cancellingUpstream: Bool) {
     let value = fold.flatMap { result($0.accumulator) }
     endFold()
     let (upstream, deliverNow) = state.withLock { state -> ((any Subscription)?, Bool) in
       guard case .active(let upstream, let demanded) = state else { return (nil, false) }
-      if let value, !demanded {
+      if !demanded {
         state = .holding(value)
         return (upstream, false)
       }
@@ -231,15 +259,18 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let held = state.withLock { state -> Output? in
+    let held = state.withLock { state -> Output?? in
       switch state {
+      case .awaitingSubscription:
+        state = .awaitingSubscription(demanded: true)
+        return nil
       case .active(let upstream, _):
         state = .active(upstream: upstream, demanded: true)
         return nil
       case .holding(let value):
         state = .terminal
-        return value
-      case .awaitingSubscription, .terminal:
+        return .some(value)
+      case .terminal:
         return nil
       }
     }
@@ -248,19 +279,23 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   @inlinable
   func handleCancel() {
-    cancelled.store(true, ordering: .releasing)
     // A result held for want of demand leaves after the lock: its deinit may cancel this
     // subscription.
     var held = State.terminal
     let (upstream, owned) = state.withLock { state -> ((any Subscription)?, Bool) in
+      // Before upstream's subscription, a cancel changes nothing, as in Combine: the
+      // subscription that arrives later is taken and asked for everything.
+      if case .awaitingSubscription = state { return (nil, false) }
+      // Also when already terminal: it tells the delivery in progress to stop.
+      cancelled.store(true, ordering: .releasing)
       switch state {
       case .active(let upstream, _):
         state = .terminal
         return (upstream, true)
-      case .holding, .awaitingSubscription:
+      case .holding:
         swap(&state, &held)
         return (nil, true)
-      case .terminal:
+      case .awaitingSubscription, .terminal:
         return (nil, false)
       }
     }
@@ -268,4 +303,33 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     downstream = nil
     upstream?.cancel()
   }
+
+  // MARK: Reflection (from any thread)
+
+  @usableFromInline
+  var customMirror: Mirror {
+    // `downstream` is released only after `state` has become `.terminal`, so it is read under
+    // the lock while `state` says it is still there.
+    let (reached, held, status) = state.withLock { state -> (Downstream?, Output?, State) in
+      switch state {
+      case .holding(let value): return (downstream, value, state)
+      case .awaitingSubscription, .active: return (downstream, nil, state)
+      case .terminal: return (nil, nil, state)
+      }
+    }
+    switch reflection {
+    case .reduction:
+      let children: [Mirror.Child] = [
+        ("downstream", reached.map { $0 as Any } ?? reached as Any), ("result", held as Any),
+        ("initial", initial), ("status", status),
+      ]
+      return Mirror(self, children: children)
+    case .collection:
+      let count = held.flatMap { ($0 as Any) as? any Collection }?.count ?? 0
+      return Mirror(self, children: [("count", count)])
+    }
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
 }

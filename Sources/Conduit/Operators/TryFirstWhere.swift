@@ -3,8 +3,8 @@ extension Publishers {
   /// predicate closure.
   ///
   /// On the first satisfying element it cancels upstream and publishes it; if upstream
-  /// finishes without one, it just finishes. If the predicate throws, the publisher cancels
-  /// upstream and fails with the error.
+  /// finishes without one, it just finishes; both once the subscriber has asked for something.
+  /// If the predicate throws, the publisher cancels upstream and fails with the error.
   ///
   /// ```swift
   /// let cancellable = [1, 4, 6].publisher

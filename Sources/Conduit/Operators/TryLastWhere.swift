@@ -2,8 +2,8 @@ extension Publishers {
   /// A publisher that waits until after the stream finishes and then publishes the last
   /// element of the stream that satisfies an error-throwing predicate closure.
   ///
-  /// If no element satisfies the predicate, it just finishes. If the predicate throws, the
-  /// publisher cancels upstream and fails with the error.
+  /// If no element satisfies the predicate, it just finishes, once the subscriber has asked for
+  /// something. If the predicate throws, the publisher cancels upstream and fails with the error.
   ///
   /// ```swift
   /// let cancellable = [1, 4, 6, 7].publisher

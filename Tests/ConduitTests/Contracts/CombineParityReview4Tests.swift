@@ -317,59 +317,7 @@ struct CombineParityReview4Tests {
 
   // MARK: - ignoreOutput
 
-  /// ignoreOutput gives the subscriber a subscription of its own, then asks upstream for
-  /// everything; the subscriber's requests stay there; one cancel reaches upstream; a second
-  /// subscription is cancelled.
-  /// Evidence: IgnoreOutputTests.swift `testSendsSubcriptionDownstreamBeforeDemandUpstream`,
-  /// `testDemand` (`[.requested(.unlimited)]`, then `.cancelled` once), `testCompletionWithValues`
-  /// (`send(666) == .none`), `testReceiveSubscriptionTwice`, `testIgnoreOutputReflection`.
-  @Test func ignoreOutputSubscriptionAndDemand() {
-    let upstream = RecordingUpstream<Int, ReviewError>()
-    let recorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .max(1))
-    var eventsWhenSubscribed: [SubscriptionEvent]?
-    recorder.onSubscription = { _ in eventsWhenSubscribed = upstream.events }
-    upstream.ignoreOutput().subscribe(recorder)
-    #expect(upstream.subscriberDescription == "IgnoreOutput")
-    #expect(eventsWhenSubscribed == [])
-    #expect(upstream.events == [.requested(.unlimited)])
-    #expect(recorder.history == ["subscription(IgnoreOutput)"])
-
-    #expect(upstream.send(666) == .none)
-    recorder.subscription?.request(.max(95))
-    recorder.subscription?.request(.max(5))
-    let second = RecordingSubscription()
-    upstream.sendSubscription(second)
-    #expect(second.events == [.cancelled])
-    recorder.subscription?.cancel()
-    recorder.subscription?.cancel()
-    recorder.subscription?.request(.max(50))
-    #expect(upstream.events == [.requested(.unlimited), .cancelled])
-    #expect(recorder.history == ["subscription(IgnoreOutput)"])
-    release(upstream, recorder)
-  }
-
-  /// ignoreOutput passes the first completion only.
-  /// Evidence: IgnoreOutputTests.swift `testCompletionWithEmpty`, `testCompletionWithValues`,
-  /// `testCompletionWithError`.
-  @Test func ignoreOutputPassesTheFirstCompletionOnly() {
-    let upstream = RecordingUpstream<Int, ReviewError>()
-    let recorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
-    upstream.ignoreOutput().subscribe(recorder)
-    upstream.send(completion: .finished)
-    upstream.send(completion: .failure(.oops))
-    #expect(upstream.send(1) == .none)
-    #expect(recorder.history == ["subscription(IgnoreOutput)", "finished"])
-    release(upstream, recorder)
-
-    let failing = RecordingUpstream<Int, ReviewError>()
-    let failingRecorder = RecordingSubscriber<Never, ReviewError>(initialDemand: .max(42), demandPerValue: .none)
-    failing.ignoreOutput().subscribe(failingRecorder)
-    failing.send(completion: .failure(.oops))
-    failing.send(completion: .failure(.oops))
-    failing.send(completion: .finished)
-    #expect(failingRecorder.history == ["subscription(IgnoreOutput)", "failure(oops)"])
-    release(failing, failingRecorder)
-  }
+  // ignoreOutput's parity tests live in Operators/IgnoreOutputTests.swift.
 
   // MARK: - compactMap, tryCompactMap
 

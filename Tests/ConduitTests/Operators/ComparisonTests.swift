@@ -81,13 +81,17 @@ struct ComparisonTests {
     #expect(upstream.max(by: <).areInIncreasingOrder(1, 2))
   }
 
-  @Test func anEmptyUpstreamJustFinishesWithoutDemand() {
+  // As in Combine (ComparisonTests.testComparisonUpstreamFinishesImmediatelyWithoutDemand),
+  // the bare completion waits for demand.
+  @Test func anEmptyUpstreamFinishesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.min().subscribe(subscriber)
 
     upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
 
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 

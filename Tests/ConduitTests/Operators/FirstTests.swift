@@ -33,15 +33,20 @@ struct FirstTests {
     #expect(subscriber.violations.isEmpty)
   }
 
-  @Test func anEmptyUpstreamJustFinishes() {
+  // As in Combine (FirstTests.testFirstFinishesImmediatelyWithoutDemand), the bare completion
+  // waits for demand.
+  @Test func anEmptyUpstreamFinishesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
 
     upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
 
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(upstream.cancelCount == 0)
   }
 
   @Test func aFailureBeforeTheFirstValuePassesThrough() {

@@ -27,14 +27,18 @@ struct FirstWhereTests {
     subscriber.cancel()
   }
 
-  @Test func finishesWithNothingWhenNoneSatisfies() {
+  // As in Combine (FirstTests.testFirstWhereFinishesImmediatelyWithoutDemand), the bare
+  // completion waits for demand.
+  @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first { $0 > 10 }.subscribe(subscriber)
 
     upstream.send(1)
     upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
 
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 

@@ -19,13 +19,17 @@ struct LastTests {
     #expect(upstream.cancelCount == 0)
   }
 
-  @Test func anEmptyUpstreamJustFinishes() {
+  // As in Combine (LastTests.testLastFinishesImmediatelyWithoutDemand), the bare completion
+  // waits for demand.
+  @Test func anEmptyUpstreamFinishesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last().subscribe(subscriber)
 
     upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
 
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 

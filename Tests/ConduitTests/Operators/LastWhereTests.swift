@@ -17,14 +17,18 @@ struct LastWhereTests {
     #expect(subscriber.events == [.subscription, .value(6), .completion(.finished)])
   }
 
-  @Test func finishesWithNothingWhenNoneSatisfies() {
+  // As in Combine (LastTests.testLastWhereFinishesImmediatelyWithoutDemand), the bare
+  // completion waits for demand.
+  @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last { $0 > 10 }.subscribe(subscriber)
 
     upstream.send(1)
     upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
 
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 

@@ -6,7 +6,7 @@ import Testing
 /// An upstream driven by hand, for the reducing operators' tests: it hands its subscriber a
 /// subscription that records every request and cancel, and lets the test send values and
 /// completions, including ones a well-behaved publisher would not send (after a cancel, after
-/// a completion), to show that the operator ignores them.
+/// a completion, before the subscription), to show that the operator ignores them.
 final class ReducingUpstream<Output, Failure: Error>: Publisher {
   /// The subscription handed to the subscriber; it only records.
   final class Recorder: Subscription {
@@ -19,6 +19,18 @@ final class ReducingUpstream<Output, Failure: Error>: Publisher {
 
   let recorder = Recorder()
   private var subscriber: AnySubscriber<Output, Failure>?
+  private let sendsSubscription: Bool
+  /// The operator's subscriber itself, unwrapped, for a test to inspect.
+  private(set) var operatorSubscriber: Any?
+  /// The operator's subscriber, which for most reducing operators is also the subscription they
+  /// hand downstream: a test reaches it through this before upstream's subscription has arrived.
+  var operatorSubscription: (any Subscription)? { operatorSubscriber as? any Subscription }
+
+  /// - Parameter sendsSubscription: whether the subscriber gets its subscription at once; if not,
+  ///   nothing is sent until `sendSubscription(_:)`.
+  init(sendsSubscription: Bool = true) {
+    self.sendsSubscription = sendsSubscription
+  }
 
   /// The demands the subscriber requested, in order.
   var requests: [Subscribers.Demand] { recorder.requests }
@@ -27,7 +39,8 @@ final class ReducingUpstream<Output, Failure: Error>: Publisher {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     self.subscriber = AnySubscriber(subscriber)
-    subscriber.receive(subscription: recorder)
+    operatorSubscriber = subscriber
+    if sendsSubscription { subscriber.receive(subscription: recorder) }
   }
 
   @discardableResult
@@ -39,9 +52,10 @@ final class ReducingUpstream<Output, Failure: Error>: Publisher {
     subscriber?.receive(completion: completion)
   }
 
-  /// Sends a further subscription, which a well-behaved publisher never does.
-  func sendSubscription(_ subscription: any Subscription) {
-    subscriber?.receive(subscription: subscription)
+  /// Sends a subscription: the recorder unless another is given (a further one is what a
+  /// well-behaved publisher never sends).
+  func sendSubscription(_ subscription: (any Subscription)? = nil) {
+    subscriber?.receive(subscription: subscription ?? recorder)
   }
 }
 
@@ -155,13 +169,166 @@ struct ReductionTests {
     #expect(subscriber.violations.isEmpty)
   }
 
-  @Test func anEmptyResultFinishesWithoutDemand() {
+  // As in Combine (FirstTests.testFirstFinishesImmediatelyWithoutDemand and the like): an
+  // empty result's completion waits for demand too.
+  @Test func anEmptyResultFinishesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
 
     upstream.send(completion: .finished)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(1))
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func cancelWhileHoldingAnEmptyResultSendsNothing() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.last().subscribe(subscriber)
+    let subscription = subscriber.subscription
+    upstream.send(completion: .finished)
+
+    subscriber.cancel()
+    subscription?.request(.max(1))
+
+    #expect(subscriber.events == [.subscription])
+    #expect(upstream.cancelCount == 0)
+  }
+
+  // MARK: Before upstream's subscription (as in Combine)
+
+  // ReduceTests.testTryReduceReceiveValueBeforeSubscription: the value is dropped, the closure
+  // not called.
+  @Test func aValueBeforeTheSubscriptionIsIgnoredWithoutCallingTheStep() {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, any Error>()
+    var calls = 0
+    upstream.tryReduce(0) { sum, value in
+      calls += 1
+      return sum + value
+    }.subscribe(subscriber)
+
+    #expect(upstream.send(5) == .none)
+    #expect(calls == 0)
+    #expect(subscriber.events.isEmpty)
+
+    upstream.sendSubscription()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(calls == 1)
+    #expect(subscriber.values == [2])
+  }
+
+  // ReduceTests.testReduceReceiveCompletionBeforeSubscription.
+  @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.count().subscribe(subscriber)
+
+    upstream.send(completion: .finished)
+    #expect(subscriber.events.isEmpty)
+
+    upstream.sendSubscription()
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // ReduceTests.testReduceCancelBeforeSubscription and the like: the subscription that arrives
+  // after the cancel is asked for everything.
+  @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.reduce(1, *).subscribe(subscriber)
+
+    try #require(upstream.operatorSubscription).cancel()
+    upstream.sendSubscription()
+
+    #expect(upstream.requests == [.unlimited])
+    #expect(upstream.cancelCount == 0)
+    upstream.send(3)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+  }
+
+  @Test func aRequestBeforeTheSubscriptionCountsAsDemand() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(subscriber)
+
+    try #require(upstream.operatorSubscription).request(.max(1))
+    upstream.sendSubscription()
+    upstream.send(completion: .finished)
+
+    #expect(subscriber.events == [.subscription, .value(0), .completion(.finished)])
+  }
+
+  // MARK: Reflection (as in Combine: TestReflection.swift's reduceLikeOperatorMirror)
+
+  @Test func describesItselfAsTheOperatorWithCombinesMirror() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.reduce(7, +).subscribe(subscriber)
+    let reduction = try #require(upstream.operatorSubscription)
+
+    #expect(String(describing: reduction) == "Reduce")
+    #expect((reduction as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Reduce")
+    #expect(!(reduction is any CustomDebugStringConvertible))
+    let mirror = try #require((reduction as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+    let values = mirror.children.map { String(describing: $0.value) }
+    #expect(values[0].contains("TestSubscriber"))
+    #expect(values[1] == "nil")
+    #expect(values[2] == "7")
+
+    upstream.sendSubscription()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    // Once upstream is done, the result held for demand shows.
+    let held = try #require((reduction as? any CustomReflectable)?.customMirror)
+    #expect(held.children.map { String(describing: $0.value) }[1] == "Optional(9)")
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [9])
+  }
+
+  @Test(arguments: ReflectedReduction.allCases)
+  func everyReductionDescribesItselfAsCombineDoes(_ operation: ReflectedReduction) throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    operation.subscribe(to: upstream)
+    let reduction = try #require(upstream.operatorSubscription)
+    #expect(String(describing: reduction) == operation.combineName)
+    #expect(
+      (reduction as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == operation.combineName)
+    let mirror = try #require((reduction as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["downstream", "result", "initial", "status"])
+  }
+
+  // CollectTests.testCollectReflection: collect()'s mirror has only a count.
+  @Test func collectsMirrorCountsTheElements() throws {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
+    upstream.collect().subscribe(subscriber)
+    let collect = try #require(upstream.operatorSubscription)
+
+    #expect(String(describing: collect) == "Collect")
+    #expect((collect as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Collect")
+    let mirror = try #require((collect as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["count"])
+    #expect(mirror.children.map { String(describing: $0.value) } == ["0"])
+
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    let held = try #require((collect as? any CustomReflectable)?.customMirror)
+    #expect(held.children.map { String(describing: $0.value) } == ["2"])
+    subscriber.cancel()
   }
 
   // MARK: Completion
@@ -433,6 +600,60 @@ struct ReductionStressTests {
         events == [.subscription] || events == [.subscription, .value(1)]
           || events == [.subscription, .value(1), .completion(.finished)])
       #expect(subscriber.violations.isEmpty)
+    }
+  }
+}
+
+/// The reducing operators whose subscription has Combine's reduce-like mirror, with the
+/// description Combine gives it.
+enum ReflectedReduction: CaseIterable {
+  case reduce, tryReduce, count, min, max, tryMin, first, firstWhere, tryFirstWhere, last, lastWhere
+  case tryLastWhere, contains, containsWhere, tryContainsWhere, allSatisfy, tryAllSatisfy
+
+  var combineName: String {
+    switch self {
+    case .reduce: "Reduce"
+    case .tryReduce: "TryReduce"
+    case .count: "Count"
+    case .min, .max: "Comparison"
+    case .tryMin: "TryComparison"
+    case .first: "First"
+    // Combine's name for first(where:).
+    case .firstWhere: "TryFirst"
+    case .tryFirstWhere: "TryFirstWhere"
+    case .last: "Last"
+    case .lastWhere: "LastWhere"
+    case .tryLastWhere: "TryLastWhere"
+    case .contains: "Contains"
+    case .containsWhere: "ContainsWhere"
+    case .tryContainsWhere: "TryContainsWhere"
+    case .allSatisfy: "AllSatisfy"
+    case .tryAllSatisfy: "TryAllSatisfy"
+    }
+  }
+
+  /// Subscribes a subscriber that asks for nothing to the operator applied to `upstream`.
+  func subscribe(to upstream: ReducingUpstream<Int, Never>) {
+    let integers = TestSubscriber<Int, Never>(initialDemand: .none)
+    let booleans = TestSubscriber<Bool, Never>(initialDemand: .none)
+    switch self {
+    case .reduce: upstream.reduce(0, +).subscribe(integers)
+    case .tryReduce: upstream.tryReduce(0, +).replaceError(with: 0).subscribe(integers)
+    case .count: upstream.count().subscribe(integers)
+    case .min: upstream.min().subscribe(integers)
+    case .max: upstream.max().subscribe(integers)
+    case .tryMin: upstream.tryMin(by: <).replaceError(with: 0).subscribe(integers)
+    case .first: upstream.first().subscribe(integers)
+    case .firstWhere: upstream.first { $0 > 0 }.subscribe(integers)
+    case .tryFirstWhere: upstream.tryFirst { $0 > 0 }.replaceError(with: 0).subscribe(integers)
+    case .last: upstream.last().subscribe(integers)
+    case .lastWhere: upstream.last { $0 > 0 }.subscribe(integers)
+    case .tryLastWhere: upstream.tryLast { $0 > 0 }.replaceError(with: 0).subscribe(integers)
+    case .contains: upstream.contains(1).subscribe(booleans)
+    case .containsWhere: upstream.contains { $0 > 0 }.subscribe(booleans)
+    case .tryContainsWhere: upstream.tryContains { $0 > 0 }.replaceError(with: false).subscribe(booleans)
+    case .allSatisfy: upstream.allSatisfy { $0 > 0 }.subscribe(booleans)
+    case .tryAllSatisfy: upstream.tryAllSatisfy { $0 > 0 }.replaceError(with: false).subscribe(booleans)
     }
   }
 }

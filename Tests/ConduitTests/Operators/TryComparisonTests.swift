@@ -58,13 +58,17 @@ struct TryComparisonTests {
     #expect(failure(of: subscriber) == .upstream)
   }
 
-  @Test func anEmptyUpstreamJustFinishes() {
+  // As in Combine (ComparisonTests.testTryComparisonUpstreamFinishesImmediatelyWithoutDemand),
+  // the bare completion waits for demand.
+  @Test func anEmptyUpstreamFinishesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryMin { $0 < $1 }.subscribe(subscriber)
 
     upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
 
+    subscriber.request(.max(1))
     #expect(subscriber.values.isEmpty)
     #expect(subscriber.completion != nil)
     #expect(failure(of: subscriber) == nil)

@@ -36,13 +36,17 @@ struct TryFirstWhereTests {
     #expect(failure(of: subscriber) == .thrown)
   }
 
-  @Test func finishesWithNothingWhenNoneSatisfies() {
+  // As in Combine (FirstTests.testTryFirstWhereFinishesImmediatelyWithoutDemand), the bare
+  // completion waits for demand.
+  @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
 
     upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
 
+    subscriber.request(.max(1))
     #expect(subscriber.values.isEmpty)
     #expect(subscriber.completion != nil)
     #expect(failure(of: subscriber) == nil)
