@@ -1,9 +1,10 @@
 extension Publishers {
   /// A publisher that replaces an empty stream with a provided element.
   ///
-  /// It passes on exactly the demand its subscriber requests. Combine's `replaceEmpty` also asks
-  /// its upstream for `.unlimited` as soon as it is subscribed, and so can hand its subscriber
-  /// more values than it asked for; Conduit keeps to the subscriber's demand instead.
+  /// As in Combine, once its subscriber has the subscription it asks upstream for `.unlimited`,
+  /// and passes on what the subscriber requests as well; the values pass through as upstream
+  /// sends them, so a subscriber that asks for less can be handed more. The replacement waits
+  /// for the subscriber's first request.
   ///
   /// ```swift
   /// let cancellable = Empty<Int, Never>()
@@ -56,7 +57,7 @@ extension Publishers.ReplaceEmpty {
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
 final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
   @usableFromInline
@@ -86,7 +87,8 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
 
   @usableFromInline
   enum State {
-    case awaitingSubscription(Downstream, Input)
+    // Whether the subscriber asked for anything, which counts once upstream finishes empty.
+    case awaitingSubscription(Downstream, Input, requested: Bool)
     // Whether a value came; whether the subscriber asked for any.
     case subscribed(Targets, received: Bool, requested: Bool)
     // Upstream finished empty before the subscriber asked for anything.
@@ -106,21 +108,26 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   @usableFromInline
   var description: String { "ReplaceEmpty" }
   @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
   init(downstream: Downstream, output: Input) {
     census = CensusToken(ReplaceEmptyInner.self, inheritingFrom: downstream)
-    state = Locked(.awaitingSubscription(downstream, output))
+    state = Locked(.awaitingSubscription(downstream, output, requested: false))
     handle = SubscriptionRequest.dispatcher()
   }
 
   @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingSubscription(let downstream, let output) = state else { return nil }
+      guard case .awaitingSubscription(let downstream, let output, let requested) = state else { return nil }
       state = .subscribed(
-        Targets(downstream: downstream, output: output, upstream: subscription), received: false, requested: false)
+        Targets(downstream: downstream, output: output, upstream: subscription), received: false,
+        requested: requested)
       return downstream
     }
     guard let downstream else {
@@ -128,6 +135,14 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
       return
     }
     downstream.receive(subscription: self)
+    // As in Combine, upstream is asked for everything once the subscriber has its subscription,
+    // after whatever the subscriber requested from inside `receive(subscription:)`; not when it
+    // cancelled from there.
+    let subscribed = state.withLock { state -> Bool in
+      if case .subscribed = state { return true }
+      return false
+    }
+    if subscribed { subscription.request(.unlimited) }
   }
 
   @inlinable
@@ -187,7 +202,10 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
       case .finishedEmpty(let downstream, let output):
         state = .terminal
         return (nil, (downstream, output))
-      case .awaitingSubscription, .terminal:
+      case .awaitingSubscription(let downstream, let output, _):
+        state = .awaitingSubscription(downstream, output, requested: true)
+        return (nil, nil)
+      case .terminal:
         return (nil, nil)
       }
     }
@@ -203,7 +221,13 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   @inlinable
   func handleCancel() {
     // Taken out, so that what the state held is released after the lock.
-    let ended = state.exchange(.terminal)
+    var ended = State.terminal
+    state.withLock { state in
+      // Before upstream's subscription, a cancel changes nothing, as in Combine: the
+      // subscription that arrives later is taken and asked for everything.
+      if case .awaitingSubscription = state { return }
+      swap(&state, &ended)
+    }
     if case .subscribed(let targets, _, _) = ended { targets.upstream.cancel() }
   }
 }

@@ -40,25 +40,78 @@ struct ReplaceEmptyTests {
     #expect(subscriber.violations.isEmpty)
   }
 
-  @Test func passesDemandUpstream() {
+  // As in Combine (ReplaceEmptyTests.testDemand): once the subscriber has its subscription,
+  // upstream is asked for everything, after what the subscriber asked for from inside
+  // `receive(subscription:)`; the subscriber's later requests go up too.
+  @Test func asksUpstreamForEverythingAndPassesDemandOn() {
     let upstream = HandDrivenPublisher<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
-    #expect(upstream.link?.requests == [.max(1)])
+    #expect(upstream.link?.requests == [.max(1), .unlimited])
     #expect(upstream.send(1) == .max(2))
     subscriber.request(.max(3))
-    #expect(upstream.link?.requests == [.max(1), .max(3)])
+    #expect(upstream.link?.requests == [.max(1), .unlimited, .max(3)])
     upstream.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
 
-  @Test func neverDeliversBeyondDemand() {
+  // As in Combine: having asked upstream for everything, it passes the values on as upstream
+  // sends them, more than the subscriber asked for if upstream sends more.
+  @Test func passesValuesOnAsUpstreamSendsThem() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     (1...3).publisher.eraseToAnyPublisher().replaceEmpty(with: 0).subscribe(subscriber)
-    #expect(subscriber.values == [1])
-    subscriber.request(.max(5))
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
-    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aCancelFromInsideReceiveSubscriptionAsksUpstreamForNothing() {
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
+    upstream.replaceEmpty(with: 0).subscribe(subscriber)
+    #expect(upstream.requests.isEmpty)
+    #expect(upstream.cancelCount == 1)
+  }
+
+  // As in Combine (ReplaceEmptyTests.testReplaceEmptyCancelBeforeSubscription): a cancel before
+  // upstream's subscription changes nothing; the subscription arriving later is asked for
+  // everything.
+  @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.replaceEmpty(with: 7).subscribe(subscriber)
+
+    try #require(upstream.operatorSubscription).cancel()
+    upstream.sendSubscription()
+    #expect(upstream.requests == [.unlimited, .unlimited])
+    #expect(upstream.cancelCount == 0)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
+  // As in Combine: a request before upstream's subscription counts for the replacement.
+  @Test func aRequestBeforeTheSubscriptionCountsForTheReplacement() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.replaceEmpty(with: 7).subscribe(subscriber)
+
+    try #require(upstream.operatorSubscription).request(.max(1))
+    upstream.sendSubscription()
+    #expect(upstream.requests == [.unlimited])
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+  }
+
+  // ReplaceEmptyTests.testReplaceEmptyReflection.
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    upstream.replaceEmpty(with: 0).subscribe(TestSubscriber<Int, Never>())
+    let inner = try #require(upstream.operatorSubscription)
+
+    #expect(String(describing: inner) == "ReplaceEmpty")
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceEmpty")
+    let mirror = try #require((inner as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.isEmpty)
+    #expect(!(inner is any CustomDebugStringConvertible))
   }
 
   @Test func cancelReachesUpstreamAndStopsEverything() {
