@@ -57,11 +57,16 @@ extension Publishers.CollectByCount {
 /// Fills a buffer from upstream's serialized calls and hands each full one downstream.
 /// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
 ///
+/// As in Combine, a value that arrives before upstream's subscription is ignored, a completion
+/// that does passes on, and a cancel before it changes nothing: the subscription arriving later
+/// is taken as the first. Unlike Combine, which still passes on a completion upstream sends
+/// after a cancel, the subscriber hears nothing after its cancel: the cancel lets go of it.
+///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
 final class CollectByCountInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types.Failure {
   @usableFromInline
@@ -87,9 +92,14 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
   @usableFromInline @exclusivity(unchecked)
   var buffer: [Input] = []
-  // Owned like `buffer`: set once upstream has completed or the subscription was cancelled.
+  // How many elements `buffer` holds, for the mirror on other threads; written by upstream's
+  // calls alongside `buffer`.
+  @usableFromInline
+  let buffered = Atomic<Int>(0)
+  // Owned like `buffer`: set once upstream's subscription is accepted, cleared once upstream has
+  // completed or the subscription was cancelled. Values count only while set.
   @usableFromInline @exclusivity(unchecked)
-  var ended = false
+  var collecting = false
   @usableFromInline
   let count: Int
   @usableFromInline
@@ -100,6 +110,8 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   @usableFromInline
   var description: String { "CollectByCount" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
@@ -124,21 +136,26 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
       subscription.cancel()
       return
     }
+    collecting = true
     downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard !ended else { return .none }
+    guard collecting else { return .none }
     if cancelled.load(ordering: .relaxed) {
       end()
       return .none
     }
     buffer.append(input)
-    guard buffer.count >= count else { return .none }
+    guard buffer.count >= count else {
+      buffered.store(buffer.count, ordering: .relaxed)
+      return .none
+    }
     let full = buffer
     buffer = []
     buffer.reserveCapacity(Swift.min(count, 1024))
+    buffered.store(0, ordering: .relaxed)
     let downstream = state.withLock { state -> Downstream? in
       guard case .active(_, let downstream) = state else { return nil }
       return downstream
@@ -149,15 +166,17 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard !ended else { return }
     let remainder = buffer
     end()
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .active(_, let downstream) = state else { return nil }
-      state = .terminal
-      return downstream
+    // Taken out, so that the upstream subscription is released after the lock.
+    let ended = state.exchange(.terminal)
+    let downstream: Downstream
+    switch ended {
+    case .active(_, let active): downstream = active
+    // As in Combine, a completion before the subscription passes on.
+    case .awaitingSubscription(let waiting): downstream = waiting
+    case .terminal: return
     }
-    guard let downstream else { return }
     if case .finished = completion, !remainder.isEmpty {
       _ = downstream.receive(remainder)
       // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
@@ -169,8 +188,9 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   /// Upstream's part is over: the buffer is released.
   @inlinable
   func end() {
-    ended = true
+    collecting = false
     buffer = []
+    buffered.store(0, ordering: .relaxed)
   }
 
   // MARK: Subscription (downstream's calls, from any thread)
@@ -197,13 +217,38 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   @inlinable
   func handleCancel() {
-    cancelled.store(true, ordering: .releasing)
-    let upstream = state.withLock { state -> (any Subscription)? in
-      defer { state = .terminal }
-      guard case .active(let upstream, _) = state else { return nil }
-      return upstream
+    // Taken out, so that the downstream and the upstream subscription are released after the lock.
+    var ended = State.terminal
+    state.withLock { state in
+      // Before upstream's subscription, a cancel changes nothing, as in Combine.
+      if case .awaitingSubscription = state { return }
+      // Also when already terminal: it tells the delivery of a last buffer to stop.
+      cancelled.store(true, ordering: .releasing)
+      swap(&state, &ended)
     }
-    upstream?.cancel()
+    if case .active(let upstream, _) = ended { upstream.cancel() }
+  }
+
+  // MARK: Reflection (from any thread)
+
+  /// Combine's children. The buffer's elements belong to upstream's thread, so an empty buffer
+  /// shows as `[]` and a filling one by its size.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
+      switch state {
+      case .awaitingSubscription(let downstream): (downstream, nil)
+      case .active(let upstream, let downstream): (downstream, upstream)
+      case .terminal: (nil, nil)
+      }
+    }
+    let size = buffered.load(ordering: .relaxed)
+    let buffer: Any = size == 0 ? [Input]() : "\(size) elements"
+    let children: [Mirror.Child] = [
+      ("downstream", downstream.map { $0 as Any } ?? downstream as Any), ("upstreamSubscription", upstream as Any),
+      ("buffer", buffer), ("count", count),
+    ]
+    return Mirror(self, children: children)
   }
 }
 

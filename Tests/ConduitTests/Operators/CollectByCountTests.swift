@@ -149,6 +149,78 @@ struct CollectByCountTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  // As in Combine (CollectByCountTests.testCollectByCountReceiveValueBeforeSubscription and
+  // testCollectByCountReceiveCompletionBeforeSubscription): a value before upstream's
+  // subscription is ignored, a completion passes on.
+  @Test func beforeTheSubscriptionAValueIsIgnoredAndACompletionPassesOn() {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(2).subscribe(subscriber)
+
+    #expect(upstream.send(1) == .none)
+    upstream.sendSubscription()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value([2]), .completion(.finished)])
+
+    let early = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let earlySubscriber = TestSubscriber<[Int], Never>()
+    early.collect(2).subscribe(earlySubscriber)
+    early.send(completion: .finished)
+    early.send(completion: .finished)
+    #expect(earlySubscriber.events == [.completion(.finished)])
+    early.sendSubscription()
+    #expect(early.cancelCount == 1)
+  }
+
+  // As in Combine (CollectByCountTests.testCollectByCountCancelBeforeSubscription): a cancel
+  // before upstream's subscription changes nothing; the subscription arriving later is taken.
+  @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
+    upstream.collect(2).subscribe(subscriber)
+
+    try #require(upstream.operatorSubscription).cancel()
+    upstream.sendSubscription()
+    #expect(upstream.requests.isEmpty)
+    #expect(upstream.cancelCount == 0)
+    subscriber.request(.max(1))
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    upstream.send(2)
+    #expect(subscriber.events == [.subscription, .value([1, 2])])
+    subscriber.cancel()
+  }
+
+  // CollectByCountTests.testCollectByCountReflection.
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<[Int], Never>()
+    upstream.collect(53).subscribe(subscriber)
+    let inner = try #require(upstream.operatorSubscription)
+
+    #expect(String(describing: inner) == "CollectByCount")
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "CollectByCount")
+    #expect(!(inner is any CustomDebugStringConvertible))
+    func children() throws -> [String] {
+      let mirror = try #require((inner as? any CustomReflectable)?.customMirror)
+      #expect(mirror.children.map(\.label) == ["downstream", "upstreamSubscription", "buffer", "count"])
+      return mirror.children.map { String(describing: $0.value) }
+    }
+    let waiting = try children()
+    #expect(waiting[0].contains("TestSubscriber"))
+    #expect(waiting[1] == "nil")
+    #expect(waiting[2...] == ["[]", "53"])
+
+    upstream.sendSubscription()
+    #expect(try children()[2] == "[]")
+    upstream.send(1)
+    upstream.send(2)
+    #expect(try children()[2] == "2 elements")
+    subscriber.cancel()
+    #expect(try children()[0...1] == ["nil", "nil"])
+  }
+
   @Test func isEquatableWhenItsUpstreamIs() {
     #expect(Just(1).collect(2) == Just(1).collect(2))
     #expect(Just(1).collect(2) != Just(1).collect(3))
