@@ -20,17 +20,19 @@ extension Publishers {
 
     /// Creates a publisher that omits the first `count` elements of `upstream`.
     ///
-    /// - Precondition: `count` is not negative.
+    /// A negative `count` stops the process when the publisher is subscribed to, as in Combine.
     @inlinable
     public init(upstream: Upstream, count: Int) {
-      precondition(count >= 0, "dropFirst(\(count)): the number of elements to drop cannot be negative; pass 0 or more")
       self.upstream = upstream
       self.count = count
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    ///
+    /// - Precondition: `count` is not negative.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      precondition(count >= 0, "dropFirst(\(count)): the number of elements to drop cannot be negative; pass 0 or more")
       // As in Combine, the subscriber has its subscription before the upstream is subscribed to.
       let inner = Inner(downstream: subscriber, count: count)
       subscriber.receive(subscription: inner)
@@ -54,11 +56,18 @@ extension Publishers.Drop {
 /// one request (so those are asked for even when the subscriber asked for nothing); later
 /// requests go straight through, and a dropped element asks for nothing more.
 ///
+/// Also as in Combine, a value or a completion that arrives before upstream's subscription
+/// passes on (the subscriber already has its subscription), and a subscription that arrives
+/// after the subscriber cancelled is neither asked for anything nor cancelled. Unlike Combine,
+/// whose subscriber stays attached, the cancel lets go of the subscriber, which hears nothing
+/// more; and after a completion a further subscription is cancelled, as everywhere in Conduit,
+/// where Combine would start over with it.
+///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
 final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input
@@ -72,6 +81,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   enum State {
     case awaitingSubscription(Downstream, pending: Subscribers.Demand)
     case subscribed(Targets)
+    /// Cancelled before upstream's subscription arrived: the subscriber is let go, and the
+    /// subscription, when it comes, is left alone.
+    case cancelledEarly
     /// Finished, failed or cancelled: the subscriber and the upstream are let go.
     case terminal
   }
@@ -94,6 +106,10 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   @usableFromInline
   var description: String { "Drop" }
   @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
@@ -108,9 +124,17 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   @inlinable
   func receive(subscription: any Subscription) {
     let ask = state.withLock { state -> Subscribers.Demand? in
-      guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
-      state = .subscribed(Targets(downstream: downstream, upstream: subscription))
-      return pending + count
+      switch state {
+      case .awaitingSubscription(let downstream, let pending):
+        state = .subscribed(Targets(downstream: downstream, upstream: subscription))
+        return pending + count
+      case .cancelledEarly:
+        // As in Combine, which holds it without asking for anything when nothing was asked.
+        state = .terminal
+        return Subscribers.Demand.none
+      case .subscribed, .terminal:
+        return nil
+      }
     }
     guard let ask else {
       subscription.cancel()
@@ -130,7 +154,18 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
         guard case .subscribed(let targets) = state else { return nil }
         return targets
       },
-      then: { $0.downstream.receive(input) }) ?? .none
+      then: { $0.downstream.receive(input) }) ?? receiveBeforeSubscription(input)
+  }
+
+  /// As in Combine, a value before upstream's subscription goes to the subscriber, which already
+  /// has its subscription.
+  @inlinable
+  func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
+    let downstream = state.withLock { state -> Downstream? in
+      guard case .awaitingSubscription(let downstream, _) = state else { return nil }
+      return downstream
+    }
+    return downstream?.receive(input) ?? .none
   }
 
   @inlinable
@@ -140,7 +175,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     switch ended {
     case .awaitingSubscription(let downstream, _): downstream.receive(completion: completion)
     case .subscribed(let targets): targets.downstream.receive(completion: completion)
-    case .terminal: break
+    case .cancelledEarly, .terminal: break
     }
   }
 
@@ -165,7 +200,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
           return nil
         case .subscribed(let targets):
           return targets
-        case .terminal:
+        case .cancelledEarly, .terminal:
           return nil
         }
       },
@@ -175,7 +210,15 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   @inlinable
   func handleCancel() {
     // Taken out, so that the downstream and the upstream are released after the lock.
-    let ended = state.exchange(.terminal)
+    var ended = State.terminal
+    state.withLock { state in
+      switch state {
+      case .awaitingSubscription: ended = .cancelledEarly
+      case .cancelledEarly: return
+      case .subscribed, .terminal: break
+      }
+      swap(&state, &ended)
+    }
     if case .subscribed(let targets) = ended { targets.upstream.cancel() }
   }
 }
@@ -190,7 +233,8 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter count: The number of elements to omit; by default, 1.
-  /// - Precondition: `count` is not negative.
+  /// - Precondition: `count` is not negative (checked when the publisher is subscribed to, as in
+  ///   Combine).
   @inlinable
   public func dropFirst(_ count: Int = 1) -> Publishers.Drop<Self> {
     Publishers.Drop(upstream: self, count: count)

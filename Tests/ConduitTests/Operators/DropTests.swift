@@ -124,6 +124,71 @@ struct DropTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  // As in Combine (DropTests.testDropNegativeNumberOfItemsCrash): a negative count stops the
+  // process when the publisher is subscribed to, not when it is made.
+  @Test func aNegativeCountStopsTheProcessOnSubscribe() async {
+    let made = Publishers.Drop(upstream: Just(1), count: -1)
+    #expect(made.count == -1)
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let drop = PassthroughSubject<Int, Never>().dropFirst(-1)
+      drop.subscribe(TestSubscriber<Int, Never>())
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("dropFirst(-1)"))
+  }
+
+  // As in Combine (DropTests.testDropReceiveValueBeforeSubscription): the subscriber already has
+  // its subscription, so a value before upstream's passes on, after the ones to drop.
+  @Test func aValueBeforeTheSubscriptionPassesOnAfterTheDroppedOnes() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
+    upstream.dropFirst(1).subscribe(recorder)
+
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .max(42))
+    #expect(recorder.history == ["subscription(Drop)", "value(2)"])
+    recorder.forget()
+    upstream.detach()
+  }
+
+  // As in Combine (DropTests.testDropCancelBeforeSubscription): a subscription arriving after
+  // the subscriber cancelled is neither asked for anything nor cancelled; the subscriber, let
+  // go of at the cancel, hears nothing more.
+  @Test func aSubscriptionAfterAnEarlyCancelIsLeftAlone() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
+    upstream.dropFirst(2).subscribe(recorder)
+    recorder.subscription?.cancel()
+    recorder.subscription?.cancel()
+
+    upstream.sendSubscription()
+    #expect(upstream.events == [])
+    for value in 1...4 { upstream.send(value) }
+    upstream.send(completion: .finished)
+    #expect(recorder.history == ["subscription(Drop)"])
+
+    let second = RecordingSubscription()
+    upstream.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    recorder.forget()
+    upstream.detach()
+  }
+
+  // DropTests.testDropReflection.
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.dropFirst(42).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+
+    #expect(String(describing: subscription) == "Drop")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Drop")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.isEmpty)
+    #expect(!(subscription is any CustomDebugStringConvertible))
+    subscriber.cancel()
+  }
+
   @Test func exposesItsPartsAndIsEquatable() {
     let drop = Publishers.Drop(upstream: Just(1), count: 2)
     #expect(drop.upstream == Just(1))
