@@ -109,11 +109,15 @@ struct HandleEventsHandlers<Input, Failure: Error> {
 /// a reference to that object out of the lock, and the state drops it when the stream completes
 /// or is cancelled.
 ///
+/// Before the upstream's subscription arrives it behaves as Combine's does: a value or a
+/// completion passes through to the downstream, a request or a cancel only runs its closure, and
+/// every subscription that arrives runs `receiveSubscription`, a rejected second one too.
+///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
 final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
   @usableFromInline
@@ -152,6 +156,17 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     case terminal
   }
 
+  /// What `receive(subscription:)` found.
+  @usableFromInline
+  enum Arrival {
+    /// The first subscription: the closure runs, then the stream is subscribed.
+    case first(Downstream, Handlers)
+    /// One more while subscribed: the closure runs, then it is cancelled.
+    case extra(Handlers)
+    /// One after the end: cancelled.
+    case late
+  }
+
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<State>
@@ -164,6 +179,10 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   @usableFromInline
   var description: String { "HandleEvents" }
   @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
@@ -175,48 +194,75 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let awaiting = state.withLock { state -> (Downstream, Handlers)? in
-      guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
-      return (downstream, handlers)
+    let arrival = state.withLock { state -> Arrival in
+      switch state {
+      case .awaitingSubscription(let downstream, let handlers): return .first(downstream, handlers)
+      case .subscribed(let targets): return .extra(targets.handlers)
+      case .terminal: return .late
+      }
     }
-    guard let (downstream, handlers) = awaiting else {
+    switch arrival {
+    case .first(let downstream, let handlers):
+      handlers.receiveSubscription?(subscription)
+      let targets = Targets(downstream: downstream, handlers: handlers, upstream: subscription)
+      let subscribed = state.withLock { state -> Bool in
+        guard case .awaitingSubscription = state else { return false }
+        state = .subscribed(targets)
+        return true
+      }
+      guard subscribed else {
+        subscription.cancel()
+        return
+      }
+      downstream.receive(subscription: self)
+    case .extra(let handlers):
+      handlers.receiveSubscription?(subscription)
       subscription.cancel()
-      return
-    }
-    handlers.receiveSubscription?(subscription)
-    let targets = Targets(downstream: downstream, handlers: handlers, upstream: subscription)
-    let subscribed = state.withLock { state -> Bool in
-      guard case .awaitingSubscription = state else { return false }
-      state = .subscribed(targets)
-      return true
-    }
-    guard subscribed else {
+    case .late:
       subscription.cancel()
-      return
     }
-    downstream.receive(subscription: self)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     whileSubscribed { targets in
-      targets.handlers.receiveOutput?(input)
-      let demand = targets.downstream.receive(input)
-      if demand > 0 { targets.handlers.receiveRequest?(demand) }
-      return demand
-    } ?? .none
+      Self.pass(input, to: targets.downstream, handlers: targets.handlers)
+    } ?? receiveBeforeSubscription(input)
+  }
+
+  /// A value that comes before the subscription passes through, as in Combine; one after the end
+  /// is dropped.
+  @inlinable @inline(never)
+  func receiveBeforeSubscription(_ input: Input) -> Subscribers.Demand {
+    let awaiting = state.withLock { state -> (Downstream, Handlers)? in
+      guard case .awaitingSubscription(let downstream, let handlers) = state else { return nil }
+      return (downstream, handlers)
+    }
+    guard let (downstream, handlers) = awaiting else { return .none }
+    return Self.pass(input, to: downstream, handlers: handlers)
+  }
+
+  @inlinable @inline(__always)
+  static func pass(_ input: Input, to downstream: Downstream, handlers: Handlers) -> Subscribers.Demand {
+    handlers.receiveOutput?(input)
+    let demand = downstream.receive(input)
+    if demand > 0 { handlers.receiveRequest?(demand) }
+    return demand
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    let active = state.withLock { state -> Targets? in
-      defer { state = .terminal }
-      guard case .subscribed(let targets) = state else { return nil }
-      return targets
+    // Taken out, so that the downstream and the closures are released after the lock. A
+    // completion before the subscription passes through too, as in Combine.
+    let ended = state.exchange(.terminal)
+    let targets: (Downstream, Handlers)
+    switch ended {
+    case .subscribed(let subscribed): targets = (subscribed.downstream, subscribed.handlers)
+    case .awaitingSubscription(let downstream, let handlers): targets = (downstream, handlers)
+    case .terminal: return
     }
-    guard let targets = active else { return }
-    targets.handlers.receiveCompletion?(completion)
-    targets.downstream.receive(completion: completion)
+    targets.1.receiveCompletion?(completion)
+    targets.0.receive(completion: completion)
   }
 
   /// Calls `body` with the targets if the stream is subscribed, outside the lock. The targets are
@@ -232,6 +278,15 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
       then: body)
   }
 
+  /// The closures while the subscription has not arrived, for the calls that only run them.
+  @inlinable
+  func handlersBeforeSubscription() -> Handlers? {
+    state.withLock { state -> Handlers? in
+      guard case .awaitingSubscription(_, let handlers) = state else { return nil }
+      return handlers
+    }
+  }
+
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
@@ -244,11 +299,13 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
 
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
-    whileSubscribed { targets in
+    // As in Combine, any demand, `.none` too, is reported and passed on; one made before the
+    // subscription is only reported.
+    let forwarded = whileSubscribed { targets in
       targets.handlers.receiveRequest?(demand)
       targets.upstream.request(demand)
     }
+    if forwarded == nil { handlersBeforeSubscription()?.receiveRequest?(demand) }
   }
 
   @inlinable
@@ -260,7 +317,11 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
       state = .terminal
       return targets
     }
-    guard let targets = active else { return }
+    guard let targets = active else {
+      // As in Combine, a cancel before the subscription only runs its closure.
+      handlersBeforeSubscription()?.receiveCancel?()
+      return
+    }
     targets.handlers.receiveCancel?()
     targets.upstream.cancel()
   }

@@ -241,4 +241,88 @@ struct HandleEventsStressTests {
       #expect(captured() == nil)
     }
   }
+
+  // MARK: As Combine (OpenCombine's HandleEventsTests.swift)
+
+  // `testBasicBehavior`, `testAccumulatesDemandUntilSubscriptionArrives`: any demand, `.none`
+  // too, is reported and passed on.
+  @Test func aRequestForNothingIsReportedAndPassedOn() {
+    let log = EventLog()
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    logEvents(of: upstream, into: log).subscribe(subscriber)
+    subscriber.subscription?.request(.max(2))
+    subscriber.subscription?.request(.none)
+    #expect(upstream.requests == [.max(2), .none])
+    #expect(Array(log.entries.dropFirst()) == ["request max(2)", "request max(0)"])
+    subscriber.cancel()
+  }
+
+  // `testHandleEventsRequestBeforeSubscription`, `testHandleEventsCancelBeforeSubscription`: a
+  // request or a cancel before the subscription only runs its closure; the subscription, when it
+  // comes, is taken and handed on.
+  @Test func aRequestOrCancelBeforeTheSubscriptionOnlyRunsItsClosure() throws {
+    let log = EventLog()
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    logEvents(of: upstream, into: log).subscribe(subscriber)
+    let early = try #require(upstream.operatorSubscription)
+    early.request(.max(1))
+    early.cancel()
+    #expect(log.entries == ["request max(1)", "cancel"])
+    upstream.sendSubscription()
+    #expect(log.entries.count == 3)
+    #expect(upstream.requests.isEmpty)
+    #expect(upstream.cancelCount == 0)
+    #expect(subscriber.events == [.subscription])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  // `testHandleEventsReceiveValueBeforeSubscription`,
+  // `testHandleEventsReceiveCompletionBeforeSubscription`: a value or a completion that comes
+  // before the subscription passes through, with its closures.
+  @Test func aValueOrCompletionBeforeTheSubscriptionPassesThrough() {
+    let log = EventLog()
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
+    logEvents(of: upstream, into: log).subscribe(subscriber)
+    #expect(upstream.send(144) == .max(42))
+    upstream.send(completion: .finished)
+    #expect(subscriber.history == ["value(144)", "finished"])
+    #expect(log.entries == ["output 144", "request max(42)", "completion finished"])
+    upstream.sendSubscription()
+    #expect(upstream.cancelCount == 1)
+    #expect(log.entries.count == 3)
+  }
+
+  // `testHandleEventsReceiveSubscriptionTwice`: every subscription that arrives runs the
+  // closure, a rejected one too, until the stream ends.
+  @Test func aRejectedSubscriptionRunsTheClosureToo() {
+    let log = EventLog()
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    logEvents(of: upstream, into: log).subscribe(subscriber)
+    let second = ReducingUpstream<Int, Never>.Recorder()
+    upstream.sendSubscription(second)
+    #expect(second.cancelCount == 1)
+    #expect(log.entries.count == 2)
+    subscriber.cancel()
+    let third = ReducingUpstream<Int, Never>.Recorder()
+    upstream.sendSubscription(third)
+    #expect(third.cancelCount == 1)
+    #expect(log.entries.count == 3)
+    #expect(log.entries.last == "cancel")
+  }
+
+  // `testHandleEventsReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    upstream.handleEvents().subscribe(TestSubscriber<Int, Never>())
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "HandleEvents")
+    #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "HandleEvents")
+    upstream.send(completion: .finished)
+  }
 }
