@@ -42,7 +42,7 @@ extension Publishers {
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream ?? StandardOutput()))
+      upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, stream: stream))
     }
   }
 }
@@ -55,10 +55,15 @@ extension Publishers.Print {
 /// Stands between upstream and downstream as the subscription, so that it sees requests and
 /// cancellation, and logs each event before passing it on.
 ///
+/// Before the upstream's subscription arrives it behaves as Combine's does: a value or a
+/// completion passes through to the downstream, a request or a cancel is only logged, and every
+/// subscription that arrives is logged, a rejected second one too. Once the stream has completed
+/// or been cancelled, nothing more is logged or passed on, and the stream is let go of.
+///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-  CensusScoped, @unchecked Sendable
+  CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
@@ -67,14 +72,21 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
     case awaitingSubscription(Downstream)
     case subscribed(Downstream, any Subscription)
     case terminal
+
+    var downstream: Downstream? {
+      switch self {
+      case .awaitingSubscription(let downstream), .subscribed(let downstream, _): downstream
+      case .terminal: nil
+      }
+    }
   }
 
-  /// Lines waiting to be written, and the stream while nobody is writing to it. Lines from
+  /// Lines waiting to be written, and the target while nobody is writing to it. Lines from
   /// different threads (values upstream, requests downstream) are queued, and whichever
-  /// thread finds nobody writing takes the stream out and writes them all: lines never
+  /// thread finds nobody writing takes the target out and writes them all: lines never
   /// interleave, and the stream is not called while a lock is held.
   private struct Printer {
-    var stream: (any TextOutputStream)?
+    var target: PrintTarget?
     var pending: [String] = []
     var writing = false
     var closed = false
@@ -87,16 +99,19 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
   private let census: CensusToken
 
   var description: String { "Print" }
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  var playgroundDescription: Any { description }
   var censusScope: CensusScope? { census.scope }
 
-  init(downstream: Downstream, prefix: String, stream: any TextOutputStream) {
+  init(downstream: Downstream, prefix: String, stream: (any TextOutputStream)?) {
     census = CensusToken(PrintInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream))
-    printer = Locked(Printer(stream: stream))
+    printer = Locked(Printer(target: stream.map(PrintTarget.stream) ?? .standardOutput))
     self.prefix = prefix.isEmpty ? "" : prefix + ": "
   }
 
   func receive(subscription: any Subscription) {
+    log("receive subscription: (\(subscription))")
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream) = state else { return nil }
       state = .subscribed(downstream, subscription)
@@ -106,16 +121,11 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
       subscription.cancel()
       return
     }
-    log("receive subscription: (\(subscription))")
     downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .subscribed(let downstream, _) = state else { return nil }
-      return downstream
-    }
-    guard let downstream else { return .none }
+    guard let downstream = state.withLock({ $0.downstream }) else { return .none }
     log("receive value: (\(input))")
     let demand = downstream.receive(input)
     if demand > 0 { log(Self.describe(demand) + " (synchronous)") }
@@ -123,12 +133,8 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let downstream = state.withLock { state -> Downstream? in
-      defer { state = .terminal }
-      guard case .subscribed(let downstream, _) = state else { return nil }
-      return downstream
-    }
-    guard let downstream else { return }
+    // The subscriber and the subscription leave after the lock.
+    guard let downstream = state.exchange(.terminal).downstream else { return }
     switch completion {
     case .finished: log("receive finished", closing: true)
     case .failure(let error): log("receive error: (\(error))", closing: true)
@@ -137,14 +143,14 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
   }
 
   func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    // As in Combine, any demand, `.none` too, is logged and passed on; one made before the
+    // subscription is only logged.
     let upstream = state.withLock { state -> (any Subscription)? in
       guard case .subscribed(_, let upstream) = state else { return nil }
       return upstream
     }
-    guard let upstream else { return }
     log(Self.describe(demand))
-    upstream.request(demand)
+    upstream?.request(demand)
   }
 
   func cancel() {
@@ -154,7 +160,11 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
       defer { state = .terminal }
       return state
     }
-    guard case .subscribed(_, let upstream)? = ended else { return }
+    guard case .subscribed(_, let upstream)? = ended else {
+      // As in Combine, a cancel before the subscription is only logged.
+      log("receive cancel")
+      return
+    }
     log("receive cancel", closing: true)
     upstream.cancel()
   }
@@ -164,26 +174,26 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
     return "request max: (\(count))"
   }
 
-  /// Writes one line; `closing` marks the last one, after which the stream is released.
-  private func log(_ message: String, closing: Bool = false) {
-    let line = prefix + message + "\n"
-    let taken = printer.withLock { printer -> (any TextOutputStream, [String])? in
+  /// Writes one line; `closing` marks the last one, after which the target is released.
+  private func log(_ line: String, closing: Bool = false) {
+    let line = prefix + line
+    let taken = printer.withLock { printer -> (PrintTarget, [String])? in
       guard !printer.closed else { return nil }
       printer.pending.append(line)
       if closing { printer.closed = true }
-      guard !printer.writing, let stream = printer.stream else { return nil }
+      guard !printer.writing, let target = printer.target else { return nil }
       printer.writing = true
-      printer.stream = nil
+      printer.target = nil
       defer { printer.pending = [] }
-      return (stream, printer.pending)
+      return (target, printer.pending)
     }
-    guard var (stream, lines) = taken else { return }
+    guard var (target, lines) = taken else { return }
     while !lines.isEmpty {
-      for line in lines { stream.write(line) }
+      for line in lines { target.write(line) }
       lines = printer.withLock { printer -> [String] in
         if printer.pending.isEmpty {
           printer.writing = false
-          if !printer.closed { printer.stream = stream }
+          if !printer.closed { printer.target = target }
         }
         defer { printer.pending = [] }
         return printer.pending
@@ -192,10 +202,31 @@ private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription
   }
 }
 
-/// Writes to the process's standard output.
-private struct StandardOutput: TextOutputStream {
+/// Where `print` writes its lines: as `Swift.print` writes them, so that a stream sees the writes
+/// Combine makes, and standard output honours the playground's print hook.
+private enum PrintTarget {
+  case standardOutput
+  case stream(UserStream)
+
+  static func stream(_ stream: any TextOutputStream) -> PrintTarget { .stream(UserStream(stream: stream)) }
+
+  mutating func write(_ line: String) {
+    switch self {
+    case .standardOutput:
+      Swift.print(line)
+    case .stream(var stream):
+      Swift.print(line, to: &stream)
+      self = .stream(stream)
+    }
+  }
+}
+
+/// The user's stream, in a concrete type that `Swift.print` can write to.
+private struct UserStream: TextOutputStream {
+  var stream: any TextOutputStream
+
   mutating func write(_ string: String) {
-    Swift.print(string, terminator: "")
+    stream.write(string)
   }
 }
 

@@ -23,7 +23,19 @@ private final class TextCollector: TextOutputStream, @unchecked Sendable {
   }
 }
 
+/// Records each write separately.
+private final class WriteCollector: TextOutputStream, @unchecked Sendable {
+  private let state = Locked(TextCollectorBox())
+
+  var writes: [String] { state.withLock { $0.strings } }
+
+  func write(_ string: String) {
+    state.withLock { $0.strings.append(string) }
+  }
+}
+
 private struct TextCollectorBox: @unchecked Sendable {
+  var strings: [String] = []
   var text = ""
   var writes = 0
 }
@@ -143,12 +155,17 @@ struct PrintTests {
     #expect(subscriber.events == [.subscription, .value(1)])
   }
 
-  @Test func writesEachLineInOneWrite() {
-    let output = TextCollector()
+  // As in Combine (OpenCombine's PrintTests.swift `testPrintWithPrefix`): each line is written
+  // as `Swift.print` writes it, in three writes: an empty separator, the line, the newline.
+  @Test func writesEachLineAsSwiftPrintDoes() {
+    let output = WriteCollector()
     let subscriber = TestSubscriber<Int, Never>()
-    [1, 2, 3].publisher.print("p", to: output).subscribe(subscriber)
-    #expect(output.writes == output.lines.count)
-    #expect(output.lines.count == 6)
+    [1].publisher.print("p", to: output).subscribe(subscriber)
+    #expect(
+      output.writes == [
+        "", "p: receive subscription: ([1])", "\n", "", "p: request unlimited", "\n", "", "p: receive value: (1)", "\n",
+        "", "p: receive finished", "\n",
+      ])
   }
 
   @Test func neverDeliversBeyondDemand() {
@@ -182,7 +199,7 @@ struct PrintTests {
       if line.hasPrefix("receive value") { subscriber.cancel() }
     }
     upstream.send(1)
-    #expect(output.lines.suffix(2) == ["receive value: (1)\n", "receive cancel\n"])
+    #expect(output.lines.suffix(6) == ["", "receive value: (1)", "\n", "", "receive cancel", "\n"])
     output.onWrite = nil
   }
 
@@ -206,5 +223,77 @@ struct PrintTests {
     #expect(holder.cancelledInDeinit)
     #expect(output.lines.last == "p: receive cancel")
     holder.subscription = nil
+  }
+
+  // MARK: As Combine (OpenCombine's PrintTests.swift)
+
+  // `testReceiveSubscriptionTwice`: a rejected subscription is logged too.
+  @Test func logsARejectedSubscription() {
+    let output = TextCollector()
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.print(to: output).subscribe(subscriber)
+    let second = ReducingUpstream<Int, Never>.Recorder()
+    upstream.sendSubscription(second)
+    #expect(second.cancelCount == 1)
+    #expect(output.lines.count == 2)
+    #expect(output.lines.allSatisfy { $0.hasPrefix("receive subscription: (") })
+    subscriber.cancel()
+    #expect(output.lines.last == "receive cancel")
+  }
+
+  // `testPrintReceiveValueBeforeSubscription`, `testPrintReceiveCompletionBeforeSubscription`:
+  // a value or a completion that comes before the subscription is logged and passed through.
+  @Test func aValueOrCompletionBeforeTheSubscriptionPassesThrough() {
+    let output = TextCollector()
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
+    upstream.print(to: output).subscribe(subscriber)
+    #expect(upstream.send(0) == .max(42))
+    upstream.send(completion: .finished)
+    #expect(subscriber.history == ["value(0)", "finished"])
+    #expect(output.lines == ["receive value: (0)", "request max: (42) (synchronous)", "receive finished"])
+  }
+
+  // `testPrintRequestBeforeSubscription`, `testPrintCancelBeforeSubscription`: a request or a
+  // cancel before the subscription is only logged; the subscription, when it comes, is taken.
+  @Test func aRequestOrCancelBeforeTheSubscriptionIsOnlyLogged() throws {
+    let output = TextCollector()
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.print(to: output).subscribe(subscriber)
+    let early = try #require(upstream.operatorSubscription)
+    early.request(.max(1))
+    early.cancel()
+    upstream.sendSubscription()
+    #expect(upstream.requests.isEmpty)
+    #expect(upstream.cancelCount == 0)
+    #expect(subscriber.events == [.subscription])
+    #expect(output.lines.prefix(2) == ["request max: (1)", "receive cancel"])
+    subscriber.cancel()
+    #expect(upstream.cancelCount == 1)
+  }
+
+  // Combine's print passes any demand on; `.none` is logged and passed on too.
+  @Test func aRequestForNothingIsLoggedAndPassedOn() {
+    let output = TextCollector()
+    let upstream = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.print(to: output).subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(upstream.requests == [.none])
+    #expect(output.lines.last == "request max: (0)")
+    subscriber.cancel()
+  }
+
+  // `testPrintReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    upstream.print(to: TextCollector()).subscribe(TestSubscriber<Int, Never>())
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "Print")
+    #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
+    upstream.send(completion: .finished)
   }
 }
