@@ -33,7 +33,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       // As in Combine, the subscriber gets its subscription when the prefix hands over its own.
-      prefix.subscribe(Inner(downstream: subscriber, suffix: suffix))
+      prefix.subscribe(Inner(downstream: subscriber, suffix: suffix).prefixSide)
     }
   }
 }
@@ -65,15 +65,18 @@ enum ConcatenateTypes<Suffix: Publisher, Downstream: Subscriber>: ConcatenateLin
   typealias Failure = Suffix.Failure
 }
 
-/// The subscription the subscriber holds for the whole stream, and the subscriber to the
-/// prefix, then to the suffix. It counts the demand not yet met so the suffix is asked for
-/// exactly what the prefix did not deliver.
+/// The subscription the subscriber holds for the whole stream. It subscribes to the prefix, then
+/// to the suffix, through two small subscribers of their own (`PrefixSide`, `SuffixSide`), as
+/// Combine does: what the prefix sends once it has finished (a value, a second completion) is
+/// told apart from what the suffix sends, and dropped. Both sides share its `combineIdentifier`.
+/// It counts the demand not yet met so the suffix is asked for exactly what the prefix did not
+/// deliver.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-final class ConcatenateInner<Types: ConcatenateLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+final class ConcatenateInner<Types: ConcatenateLink>: SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
@@ -92,6 +95,17 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     case awaitingSuffix
     case suffix
     case terminal
+  }
+
+  /// Which of the two publishers a call comes from.
+  @usableFromInline
+  enum Side {
+    case prefix
+    case suffix
+
+    /// The phase in which this side's values and completion are taken.
+    @inlinable
+    var activePhase: Phase { self == .prefix ? .prefix : .suffix }
   }
 
   @usableFromInline
@@ -135,6 +149,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   var description: String { "Concatenate" }
   @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
@@ -143,6 +161,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
     handle = SubscriptionRequest.dispatcher()
   }
+
+  /// The subscriber to the prefix.
+  @inlinable
+  var prefixSide: PrefixSide { PrefixSide(inner: self) }
 
   /// What `receive(subscription:)` does once it has recorded the subscription.
   @usableFromInline
@@ -156,19 +178,19 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  func receive(subscription: any Subscription, from side: Side) {
     let start = state.withLock { state -> Start in
-      switch state.phase {
-      case .awaitingPrefix:
+      switch (state.phase, side) {
+      case (.awaitingPrefix, .prefix):
         guard let downstream = state.downstream else { return .reject }
         state.phase = .prefix
         state.upstream = subscription
         return .subscribe(downstream)
-      case .awaitingSuffix:
+      case (.awaitingSuffix, .suffix):
         state.phase = .suffix
         state.upstream = subscription
         return .request(state.demand)
-      case .prefix, .suffix, .terminal:
+      default:
         return .reject
       }
     }
@@ -180,11 +202,11 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  func receive(_ input: Input, from side: Side) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
       // A value beyond the demand (from an upstream that breaks the contract) is dropped, as
-      // Combine does.
-      guard state.phase == .prefix || state.phase == .suffix, state.demand > 0 else { return nil }
+      // Combine does; so is one from the prefix once it has finished.
+      guard state.phase == side.activePhase, state.demand > 0 else { return nil }
       if state.demand != .unlimited { state.demand -= 1 }
       return state.downstream
     }
@@ -199,27 +221,21 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
     // Either the suffix to subscribe to next, or the subscriber to complete.
     let (suffix, downstream) = state.withLock { state -> (Suffix?, Downstream?) in
-      switch state.phase {
-      case .prefix:
-        state.upstream = nil
-        if case .finished = completion, let suffix = state.suffix {
-          state.phase = .awaitingSuffix
-          state.suffix = nil
-          return (suffix, nil)
-        }
-      case .suffix:
-        break
-      case .awaitingPrefix, .awaitingSuffix, .terminal:
-        return (nil, nil)
+      guard state.phase == side.activePhase else { return (nil, nil) }
+      state.upstream = nil
+      if side == .prefix, case .finished = completion, let suffix = state.suffix {
+        state.phase = .awaitingSuffix
+        state.suffix = nil
+        return (suffix, nil)
       }
       defer { state = State.ended }
       return (nil, state.downstream)
     }
     if let suffix {
-      suffix.subscribe(self)
+      suffix.subscribe(SuffixSide(inner: self))
     } else if let downstream {
       downstream.receive(completion: completion)
     }
@@ -237,7 +253,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
+    // As in Combine, any demand, `.none` too, is passed on to the publisher subscribed to.
     let upstream = state.withLock { state -> (any Subscription)? in
       guard state.phase != .terminal else { return nil }
       state.demand += demand
@@ -252,6 +268,90 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     // this subscription.
     let ended = state.exchange(State.ended)
     ended.upstream?.cancel()
+  }
+}
+
+extension ConcatenateInner {
+  /// The subscriber to the prefix: forwards to the subscription, marked as the prefix's.
+  @usableFromInline
+  struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    @usableFromInline
+    typealias Input = Types.Input
+    @usableFromInline
+    typealias Failure = Types.Failure
+
+    @usableFromInline
+    let inner: ConcatenateInner
+
+    @inlinable
+    init(inner: ConcatenateInner) {
+      self.inner = inner
+    }
+
+    @inlinable
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+    @usableFromInline
+    var description: String { inner.description }
+    @usableFromInline
+    var customMirror: Mirror { inner.customMirror }
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, from: .prefix)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+      inner.receive(input, from: .prefix)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, from: .prefix)
+    }
+  }
+
+  /// The subscriber to the suffix: forwards to the subscription, marked as the suffix's.
+  @usableFromInline
+  struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+    @usableFromInline
+    typealias Input = Types.Input
+    @usableFromInline
+    typealias Failure = Types.Failure
+
+    @usableFromInline
+    let inner: ConcatenateInner
+
+    @inlinable
+    init(inner: ConcatenateInner) {
+      self.inner = inner
+    }
+
+    @inlinable
+    var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
+    @usableFromInline
+    var description: String { inner.description }
+    @usableFromInline
+    var customMirror: Mirror { inner.customMirror }
+    @usableFromInline
+    var playgroundDescription: Any { description }
+
+    @inlinable
+    func receive(subscription: any Subscription) {
+      inner.receive(subscription: subscription, from: .suffix)
+    }
+
+    @inlinable
+    func receive(_ input: Input) -> Subscribers.Demand {
+      inner.receive(input, from: .suffix)
+    }
+
+    @inlinable
+    func receive(completion: Subscribers.Completion<Failure>) {
+      inner.receive(completion: completion, from: .suffix)
+    }
   }
 }
 

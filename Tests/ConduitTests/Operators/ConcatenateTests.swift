@@ -186,4 +186,92 @@ struct ConcatenateTests {
     #expect(holder.cancelledInDeinit)
     holder.subscription = nil
   }
+
+  // MARK: As Combine (OpenCombine's ConcatenateTests.swift)
+
+  // `testAppendBasicBehavior`, `testSecondCompletion`: what the prefix sends once it has finished
+  // (a value, a second completion) is dropped, not taken for the suffix's.
+  @Test func thePrefixIsNotHeardOnceItHasFinished() {
+    let prefix = ReducingUpstream<Int, Never>()
+    let suffix = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+    prefix.append(suffix).subscribe(subscriber)
+    #expect(prefix.send(1) == .none)
+    prefix.send(completion: .finished)
+    #expect(suffix.requests == [.max(9)])
+    #expect(prefix.send(4000) == .none)
+    prefix.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1)])
+    #expect(suffix.send(5) == .none)
+    suffix.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(1), .value(5), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+    let late = ReducingUpstream<Int, Never>.Recorder()
+    suffix.sendSubscription(late)
+    #expect(late.cancelCount == 1)
+  }
+
+  // `testBackpressure`: any demand, `.none` too, is passed on to the publisher subscribed to; what
+  // is asked while the suffix is being subscribed to is asked of it with the rest.
+  @Test func aRequestForNothingIsPassedOn() {
+    let prefix = ReducingUpstream<Int, Never>()
+    let suffix = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(3))
+    prefix.append(suffix).subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(prefix.requests == [.max(10), .none])
+    #expect(prefix.send(3) == .max(3))
+    prefix.send(completion: .finished)
+    subscriber.subscription?.request(.max(7))
+    suffix.sendSubscription()
+    #expect(prefix.requests == [.max(10), .none])
+    #expect(suffix.requests == [.max(19)])
+    subscriber.subscription?.request(.unlimited)
+    #expect(suffix.requests == [.max(19), .unlimited])
+    suffix.send(completion: .finished)
+    subscriber.subscription?.request(.max(42))
+    #expect(suffix.requests == [.max(19), .unlimited])
+    #expect(subscriber.history == ["subscription(Concatenate)", "value(3)", "finished"])
+    subscriber.forget()
+  }
+
+  // `testCombineIdentifier`: the prefix and the suffix are subscribed by two subscribers of their
+  // own, of different types, that share the subscription's identifier.
+  @Test func bothSidesShareTheSubscriptionsIdentifier() throws {
+    let prefix = ReducingUpstream<Int, Never>()
+    let suffix = ReducingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    prefix.append(suffix).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    let prefixSubscriber = try #require(prefix.operatorSubscriber as? any CustomCombineIdentifierConvertible)
+    #expect(prefixSubscriber.combineIdentifier == subscription.combineIdentifier)
+    #expect(suffix.operatorSubscriber == nil)
+    prefix.send(completion: .finished)
+    let suffixSubscriber = try #require(suffix.operatorSubscriber as? any CustomCombineIdentifierConvertible)
+    #expect(suffixSubscriber.combineIdentifier == subscription.combineIdentifier)
+    #expect(type(of: subscription) != type(of: prefixSubscriber))
+    #expect(type(of: subscription) != type(of: suffixSubscriber))
+    #expect(type(of: prefixSubscriber) != type(of: suffixSubscriber))
+    subscriber.cancel()
+  }
+
+  // `testConcatenateReflection`: both sides and the subscription describe and reflect themselves
+  // alike.
+  @Test func reflectsAsCombineDoes() throws {
+    let prefix = ReducingUpstream<Int, Never>()
+    let suffix = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    prefix.append(suffix).subscribe(subscriber)
+    prefix.send(completion: .finished)
+    let parts: [Any] = [
+      try #require(prefix.operatorSubscriber), try #require(suffix.operatorSubscriber),
+      try #require(subscriber.subscription),
+    ]
+    for part in parts {
+      #expect((part as? any CustomStringConvertible)?.description == "Concatenate")
+      #expect((part as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+      #expect((part as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate")
+    }
+    subscriber.cancel()
+  }
 }
