@@ -150,6 +150,34 @@ struct ZipTests {
     subscriber.cancel()
   }
 
+  // Unlike Combine (ZipTests.testUpstreamExceedsDemand, testIncreasedDemand), which sends a
+  // tuple completed by upstreams that sent more than they were asked for even without demand,
+  // zip keeps it until the subscriber asks: only upstreams breaking their contract can tell.
+  @Test func aTupleFromUpstreamsSendingBeyondTheirDemandWaitsForDemand() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    first.zip(second) { $0 + $1 }.subscribe(subscriber)
+
+    #expect(first.send(1) == .none)
+    #expect(second.send(1) == .none)
+    #expect(subscriber.values.isEmpty)
+
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [2])
+    first.send(200)
+    first.send(300)
+    second.send(2)
+    second.send(3)
+    #expect(subscriber.values == [2])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [2, 202])
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [2, 202, 303])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
   @Test func cancellingCancelsEveryUpstreamAndStopsDelivery() {
     let first = CombiningProbe<Int, Never>()
     let second = CombiningProbe<Int, Never>()
