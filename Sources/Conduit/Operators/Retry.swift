@@ -4,8 +4,8 @@ extension Publishers {
   /// A publisher that attempts to recreate its subscription to a failed upstream publisher.
   ///
   /// Each time the upstream fails, it is subscribed to again, up to `retries` times (without
-  /// limit when `retries` is `nil`), and asked for the demand the downstream had left. Only the
-  /// last failure reaches the downstream.
+  /// limit when `retries` is `nil` or, as in Combine, negative), and asked for the demand the
+  /// downstream had left. Only the last failure reaches the downstream.
   ///
   /// ```swift
   /// let cancellable = api.fetchUser()
@@ -21,7 +21,8 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    /// The maximum number of retry attempts to perform; `nil` retries without limit.
+    /// The maximum number of retry attempts to perform; `nil` (or a negative number) retries
+    /// without limit.
     public let retries: Int?
 
     /// Creates a publisher that attempts to recreate its subscription to a failed upstream
@@ -68,15 +69,20 @@ enum RetryTypes<Upstream: Publisher, Downstream: Subscriber>: RetryLink {
 
 /// Subscribes to the upstream, and again after each failure while retries remain.
 ///
-/// The same object subscribes every time, and hands itself to the downstream once. A
-/// resubscription made while another is running on the stack (an upstream that fails at once
-/// when subscribed) is left to the running one, so that many retries do not grow the stack.
+/// The same object subscribes every time, and hands itself to the downstream once, when the
+/// first subscription arrives. A resubscription made while another is running on the stack (an
+/// upstream that fails at once when subscribed) is left to the running one, so that many retries
+/// do not grow the stack.
+///
+/// As in Combine, a value that comes between two subscriptions is delivered, a completion that
+/// comes before the first is handled as any other, and a value beyond the demand stops the
+/// process.
 ///
 /// Generic over one `RetryLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
 final class RetryInner<Types: RetryLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
@@ -110,6 +116,9 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     /// Retries left; `nil` for unlimited.
     @usableFromInline
     var retriesLeft: Int?
+    /// Whether the downstream has been handed this subscription.
+    @usableFromInline
+    var downstreamSubscribed = false
     @usableFromInline
     var upstream: Upstream?
     @usableFromInline
@@ -124,7 +133,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     @inlinable
     init(upstream: Upstream, retries: Int?, downstream: Downstream) {
       self.upstream = upstream
-      self.retriesLeft = retries
+      // A negative count never runs out, as in Combine.
+      self.retriesLeft = retries.flatMap { $0 < 0 ? nil : $0 }
       self.downstream = downstream
     }
 
@@ -165,6 +175,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @usableFromInline
   var description: String { "Retry" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
@@ -210,14 +224,16 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   func receive(subscription: any Subscription) {
     let arrival = state.withLock { state -> Arrival in
       switch state.phase {
-      case .awaitingFirstSubscription:
+      case .awaitingFirstSubscription, .resubscribing:
         // The downstream goes only with the phase, to `.done`.
         guard let downstream = state.downstream else { return .refused }
         state.phase = .subscribed(Targets(downstream: downstream, upstream: subscription))
-        return .first(downstream)
-      case .resubscribing:
-        guard let downstream = state.downstream else { return .refused }
-        state.phase = .subscribed(Targets(downstream: downstream, upstream: subscription))
+        // The downstream gets its subscription with the first that arrives, which may follow a
+        // failure that came before any.
+        guard state.downstreamSubscribed else {
+          state.downstreamSubscribed = true
+          return .first(downstream)
+        }
         return .again(state.demand)
       case .subscribed, .done:
         return .refused
@@ -239,21 +255,57 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       let more = state.withRetained(
         { state -> Targets? in
           guard case .subscribed(let targets) = state.phase else { return nil }
-          if state.demand != .unlimited { state.demand -= 1 }
+          Self.take(one: &state.demand)
           return targets
         },
-        then: { $0.downstream.receive(input) })
+        then: { $0.downstream.receive(input) }) ?? receiveBetweenSubscriptions(input)
     else { return .none }
     guard more != .none else { return .none }
-    // Asked for rather than returned, as Combine does, of the subscription current now.
+    // Asked for rather than returned, as Combine does, of the subscription current now; between
+    // subscriptions, of the next one.
     state.withRetained(
       { state -> Targets? in
-        guard case .subscribed(let targets) = state.phase else { return nil }
-        state.demand += more
-        return targets
+        switch state.phase {
+        case .subscribed(let targets):
+          state.demand += more
+          return targets
+        case .awaitingFirstSubscription, .resubscribing:
+          state.demand += more
+          return nil
+        case .done:
+          return nil
+        }
       },
       then: { $0.upstream.request(more) })
     return .none
+  }
+
+  /// A value that comes while no subscription is current (from an upstream being subscribed to
+  /// again) is delivered, as in Combine; the demand it returns is asked of the next
+  /// subscription. One after the end is dropped.
+  @inlinable @inline(never)
+  func receiveBetweenSubscriptions(_ input: Input) -> Subscribers.Demand? {
+    let downstream = state.withLock { state -> Downstream? in
+      switch state.phase {
+      case .awaitingFirstSubscription, .resubscribing:
+        Self.take(one: &state.demand)
+        return state.downstream
+      case .subscribed, .done:
+        return nil
+      }
+    }
+    return downstream?.receive(input)
+  }
+
+  /// Counts one value against the demand; a value beyond it is a broken contract, and stops the
+  /// process as in Combine.
+  @inlinable @inline(__always)
+  static func take(one demand: inout Subscribers.Demand) {
+    precondition(
+      demand != .none,
+      "retry: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
+    )
+    if demand != .unlimited { demand -= 1 }
   }
 
   @inlinable
@@ -261,7 +313,13 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     // The targets of the failed subscription are taken out with the outcome, so that they are
     // released after the lock.
     let (outcome, ended) = state.withLock { state -> (Outcome, Targets?) in
-      guard case .subscribed(let targets) = state.phase else { return (.ignore, nil) }
+      let targets: Targets?
+      switch state.phase {
+      case .subscribed(let subscribed): targets = subscribed
+      // As in Combine, a completion before the first subscription is handled as any other.
+      case .awaitingFirstSubscription: targets = nil
+      case .resubscribing, .done: return (.ignore, nil)
+      }
       guard case .failure = completion, state.retriesLeft.map({ $0 > 0 }) ?? true else {
         let (downstream, targets) = state.end()
         return (.complete(downstream, ended: targets), nil)

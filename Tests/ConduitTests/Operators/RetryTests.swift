@@ -158,3 +158,85 @@ struct RetryStressTests {
 }
 
 private struct RetryStressError: Error {}
+
+// MARK: As Combine (OpenCombine's RetryTests.swift)
+
+extension RetryTests {
+  // `testRetryNegativeAmountOfTimes`: a negative count never runs out.
+  @Test func aNegativeCountRetriesWithoutLimit() {
+    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(1))
+    upstream.retry(-1).subscribe(subscriber)
+    for attempt in 1...100 { upstream.send(completion: .failure(.failed(attempt: attempt))) }
+    #expect(upstream.subscriptionCount == 101)
+    upstream.send(0)
+    #expect(subscriber.events == [.subscription, .value(0)])
+    subscriber.cancel()
+  }
+
+  // `testRecurseAndReceiveValue`: a value that comes between two subscriptions is delivered, and
+  // the demand it returns is asked of the next subscription.
+  @Test func aValueBetweenSubscriptionsIsDelivered() {
+    let upstream = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, RetryTestError>(initialDemand: .max(3), demandPerValue: .max(2))
+    upstream.retry(1).subscribe(subscriber)
+    upstream.sendSubscription()
+    #expect(upstream.requests == [.max(3)])
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(upstream.send(1) == .none)
+    #expect(subscriber.history == ["subscription(Retry)", "value(1)"])
+    upstream.sendSubscription()
+    #expect(upstream.requests == [.max(3), .max(4)])
+    upstream.send(completion: .finished)
+    subscriber.forget()
+  }
+
+  // `testRetryReceiveCompletionBeforeSubscription`: a completion before the first subscription is
+  // handled as any other: a finish passes through, a failure is retried.
+  @Test func aCompletionBeforeTheFirstSubscriptionIsHandledAsAnyOther() {
+    let upstream = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, RetryTestError>(initialDemand: .max(1))
+    upstream.retry(1).subscribe(subscriber)
+    upstream.send(completion: .failure(.failed(attempt: 1)))
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    #expect(subscriber.history == ["subscription(Retry)"])
+    #expect(upstream.requests == [.max(1)])
+    upstream.send(completion: .finished)
+    #expect(subscriber.history == ["subscription(Retry)", "finished"])
+    subscriber.forget()
+
+    let early = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let finished = RecordingSubscriber<Int, RetryTestError>()
+    early.retry(1).subscribe(finished)
+    early.send(completion: .finished)
+    #expect(finished.history == ["finished"])
+  }
+
+  // `testCrashesOnUnwantedValue`, `testRetryReceiveValueBeforeSubscription`.
+  @Test func aValueBeyondTheDemandStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = ReducingUpstream<Int, Never>()
+      upstream.retry(2).subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
+      upstream.send(-1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("retry: the upstream sent a value the subscriber had not requested"))
+    await #expect(processExitsWith: .failure) {
+      let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+      upstream.retry(2).subscribe(TestSubscriber<Int, Never>())
+      upstream.send(31)
+    }
+  }
+
+  // `testRetryReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    upstream.retry(3).subscribe(TestSubscriber<Int, Never>())
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "Retry")
+    #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Retry")
+    upstream.send(completion: .finished)
+  }
+}
