@@ -32,10 +32,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
-      // As in Combine, the subscriber has its subscription before the upstream is subscribed to.
-      let inner = Inner(downstream: subscriber, output: output)
-      subscriber.receive(subscription: inner)
-      upstream.subscribe(inner)
+      // As in Combine, the subscriber gets its subscription when the upstream hands over its own.
+      upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
   }
 }
@@ -51,15 +49,16 @@ extension Publishers.ReplaceError {
 }
 
 /// Its own subscription: it counts downstream's demand, so that on a failure it knows whether
-/// the replacement can go out at once or must wait for a request. As Combine's does, it is the
-/// subscriber's subscription before the upstream's arrives: demand asked for meanwhile is asked of
-/// upstream when it does, and a value or completion that comes before it is ignored.
+/// the replacement can go out at once or must wait for a request. As Combine's does, it hands
+/// itself to the subscriber when the upstream's subscription arrives, and ignores what comes
+/// before that: a value, a completion, a cancel. A value beyond the demand stops the process,
+/// as in Combine.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
 final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @usableFromInline
@@ -74,7 +73,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @usableFromInline
   enum Phase {
-    /// Downstream has its subscription; upstream's has not arrived. `demand` adds up meanwhile.
+    /// Upstream's subscription has not arrived, so neither has downstream's.
     case awaitingSubscription(Downstream)
     case active(Targets)
     /// Upstream failed while downstream had no demand: the replacement waits for a request.
@@ -102,7 +101,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   enum Action {
     case nothing
     case forward(Targets)
-    case finish(Downstream)
     case request(Unmanaged<Targets>)
     case replace(Downstream, ended: Targets?)
     case release(Targets)
@@ -132,21 +130,25 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @usableFromInline
   var description: String { "ReplaceError" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
 
   // MARK: Subscriber
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let pending = state.withLock { state -> Subscribers.Demand? in
+    let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
       state.phase = .active(Targets(downstream: downstream, upstream: subscription))
-      return state.demand
+      return downstream
     }
-    guard let pending else {
+    guard let downstream else {
       subscription.cancel()
       return
     }
-    if pending > 0 { subscription.request(pending) }
+    downstream.receive(subscription: self)
   }
 
   @inlinable
@@ -155,6 +157,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
       let more = state.withRetained(
         { state -> Targets? in
           guard case .active(let targets) = state.phase else { return nil }
+          precondition(
+            state.demand != .none,
+            "replaceError: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
+          )
           if state.demand != .unlimited { state.demand -= 1 }
           return targets
         },
@@ -169,12 +175,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let action = state.withLock { state -> Action in
-      // A finish after a failure held for want of demand goes downstream, and the replacement
-      // is dropped, as in Combine.
-      if case .awaitingDemand(let downstream) = state.phase, case .finished = completion {
-        state.phase = .terminal
-        return .finish(downstream)
-      }
+      // What comes after a failure held for want of demand (a finish too) is ignored, as in
+      // Combine: the replacement still waits for a request.
       guard case .active(let targets) = state.phase else { return .nothing }
       switch completion {
       case .finished:
@@ -191,7 +193,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
     switch action {
     case .forward(let targets): targets.downstream.receive(completion: .finished)
-    case .finish(let downstream): downstream.receive(completion: .finished)
     case .replace(let downstream, _): deliverReplacement(to: downstream)
     default: break
     }
@@ -221,6 +222,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
         state.phase = .terminal
         return .replace(downstream, ended: nil)
       case .awaitingSubscription:
+        // Only counted, as in Combine: nobody can ask before the subscription is handed on.
         state.demand += demand
         return .nothing
       case .terminal:
@@ -238,8 +240,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @inlinable
   func handleCancel() {
-    // Taken out, so that what the phase held is released after the lock.
-    let ended = state.withLock { state -> Phase in
+    // Taken out, so that what the phase held is released after the lock. A cancel before the
+    // subscription is ignored, as in Combine: nobody can cancel before it is handed on.
+    let ended = state.withLock { state -> Phase? in
+      if case .awaitingSubscription = state.phase { return nil }
       defer { state.phase = .terminal }
       return state.phase
     }

@@ -217,3 +217,76 @@ struct ReplaceErrorCancelStressTests {
     }
   }
 }
+
+// MARK: As Combine (OpenCombine's ReplaceErrorTests.swift)
+
+extension ReplaceErrorTests {
+  // `testLateSubscription`: the subscriber gets its subscription when the upstream hands over
+  // its own, and what it asks for then goes upstream.
+  @Test func theSubscriberIsSubscribedWhenTheUpstreamSubscriptionArrives() {
+    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(10))
+    upstream.replaceError(with: 1).subscribe(subscriber)
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    #expect(subscriber.history == ["subscription(ReplaceError)"])
+    #expect(upstream.requests == [.max(10)])
+    subscriber.forget()
+  }
+
+  // `testReplaceErrorReceiveValueBeforeSubscription`, `testReplaceErrorCompletionBeforeSubscription`,
+  // `testReplaceErrorCancelBeforeSubscription`: what comes before the subscription is ignored,
+  // a cancel too.
+  @Test func whatComesBeforeTheSubscriptionIsIgnored() throws {
+    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>()
+    upstream.replaceError(with: 1).subscribe(subscriber)
+    #expect(upstream.send(0) == .none)
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    upstream.send(completion: .finished)
+    try #require(upstream.operatorSubscription).cancel()
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    #expect(upstream.cancelCount == 0)
+    #expect(subscriber.history == ["subscription(ReplaceError)"])
+    subscriber.subscription?.cancel()
+    #expect(upstream.cancelCount == 1)
+    subscriber.forget()
+  }
+
+  // `testSendingErrorWithNoDemandThenFinish`: a finish after a failure held for want of demand is
+  // ignored; the replacement still goes out when asked for.
+  @Test func aFinishAfterAHeldFailureIsIgnored() {
+    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.replaceError(with: 42).subscribe(subscriber)
+    upstream.send(completion: .failure(ReplaceErrorTestError()))
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(42), .completion(.finished)])
+  }
+
+  // `testCrashOnReceiveValueWithZeroPendingDemand`.
+  @Test func aValueBeyondTheDemandStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = ReducingUpstream<Int, ReplaceErrorTestError>()
+      upstream.replaceError(with: 0).subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("replaceError: the upstream sent a value the subscriber had not requested"))
+  }
+
+  // `testReplaceErrorReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    upstream.replaceError(with: 0).subscribe(TestSubscriber<Int, Never>())
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "ReplaceError")
+    #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceError")
+    upstream.sendSubscription()
+    upstream.send(completion: .finished)
+  }
+}
