@@ -78,11 +78,15 @@ where NewPublisher.Output == Input {}
 /// Calls into the downstream do not overlap without further care: the replacement is subscribed
 /// only after the upstream has failed, and each of them serializes its own calls.
 ///
+/// As in Combine, an upstream that breaks the contract in a way that would make the two overlap
+/// or the demand go wrong stops the process: a value beyond the demand (or before the
+/// subscription), a failure before the subscription, a failure after the first one.
+///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
 final class CatchSubscription<Types: CatchLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Types.Downstream.Input == Types.Input {
   @usableFromInline
   typealias Input = Types.Input
@@ -165,6 +169,18 @@ where Types.Downstream.Input == Types.Input {
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  /// The downstream (while the stream lasts) and the demand not yet met, as Combine reflects them.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (downstream, demand) = state.withLock { ($0.downstream, $0.demand) }
+    let downstreamChild: Any = if let downstream { downstream } else { downstream as Any }
+    let children: [Mirror.Child] = [("downstream", downstreamChild), ("demand", demand)]
+    return Mirror(self, children: children)
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
   @inlinable
   init(
     downstream: Downstream,
@@ -213,6 +229,14 @@ where Types.Downstream.Input == Types.Input {
       // The upstream's targets are taken out, so that they are released after the lock.
       let failed = state.withLock {
         state -> (handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?, targets: Targets)? in
+        switch state.phase {
+        case .upstream: break
+        case .awaitingUpstream, .awaitingReplacement, .replacement:
+          preconditionFailure(
+            "\(description): the upstream failed before its subscription or after failing once; a publisher sends its subscription first and completes at most once"
+          )
+        case .done: return nil
+        }
         guard case .upstream(let targets) = state.phase else { return nil }
         state.phase = .awaitingReplacement
         defer { state.handler = nil }
@@ -267,8 +291,11 @@ where Types.Downstream.Input == Types.Input {
         { state -> Targets? in
           switch state.phase {
           case .upstream(let targets) where !fromReplacement, .replacement(let targets) where fromReplacement:
+            precondition(state.demand != .none || fromReplacement, "\(description): \(Self.unwantedValue)")
             if state.demand != .unlimited { state.demand -= 1 }
             return targets
+          case .awaitingUpstream where !fromReplacement:
+            preconditionFailure("\(description): \(Self.unwantedValue)")
           default:
             return nil
           }
@@ -284,6 +311,11 @@ where Types.Downstream.Input == Types.Input {
       }
     }
     return more
+  }
+
+  @inlinable
+  static var unwantedValue: String {
+    "the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
   }
 
   // MARK: Downstream
@@ -334,7 +366,9 @@ extension CatchSubscription {
   /// Subscribes to the replacement publisher. Created when the upstream fails, possibly on
   /// another thread, so it takes its census scope from the catch's subscription.
   @usableFromInline
-  final class Replacement: Subscriber, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+  final class Replacement: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    CensusScoped, @unchecked Sendable
+  {
     @usableFromInline
     typealias Input = NewPublisher.Output
     @usableFromInline
@@ -347,6 +381,10 @@ extension CatchSubscription {
 
     @usableFromInline
     var description: String { parent.description }
+    @usableFromInline
+    var customMirror: Mirror { parent.customMirror }
+    @usableFromInline
+    var playgroundDescription: Any { description }
     @usableFromInline
     var censusScope: CensusScope? { census.scope }
 

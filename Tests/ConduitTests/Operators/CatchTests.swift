@@ -200,3 +200,100 @@ struct CatchStressTests {
 }
 
 private struct CatchStressError: Error {}
+
+// MARK: As Combine (OpenCombine's CatchTests.swift)
+
+extension CatchTests {
+  // `testCatchCrashesOnUnwantedInput`, `testCatchReceiveValueBeforeSubscription`: a value the
+  // subscriber has not asked for stops the process, one before the subscription too.
+  @Test func aValueBeyondTheDemandStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = ReducingUpstream<Int, CatchTestError>()
+      upstream.catch { _ in Just(-1) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
+      upstream.send(42)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Catch: the upstream sent a value the subscriber had not requested"))
+    await #expect(processExitsWith: .failure) {
+      let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+      upstream.catch { _ in Just(-1) }.subscribe(TestSubscriber<Int, Never>())
+      upstream.send(1)
+    }
+  }
+
+  // `testCatchUpstreamFailsTwice`, `testCatchRecursion`: a second failure of the upstream, from
+  // inside the handler too, stops the process; so does a failure before the subscription.
+  @Test func aSecondFailureOfTheUpstreamStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = ReducingUpstream<Int, CatchTestError>()
+      let replacement = ReducingUpstream<Int, Never>()
+      upstream.catch { _ in replacement }.subscribe(TestSubscriber<Int, Never>())
+      upstream.send(completion: .failure(.failed))
+      upstream.send(completion: .failure(.failed))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Catch: the upstream failed before its subscription or after failing once"))
+    await #expect(processExitsWith: .failure) {
+      let upstream = ReducingUpstream<Int, CatchTestError>()
+      upstream
+        .catch { _ in
+          upstream.send(completion: .failure(.failed))
+          return Just(13)
+        }
+        .subscribe(TestSubscriber<Int, Never>())
+      upstream.send(completion: .failure(.failed))
+    }
+    await #expect(processExitsWith: .failure) {
+      let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+      upstream.catch { _ in Just(13) }.subscribe(TestSubscriber<Int, Never>())
+      upstream.send(completion: .failure(.failed))
+    }
+  }
+
+  // `testCatchUpstreamFinishes`, `testCatchReceiveCompletionBeforeSubscription`: a finish after
+  // the end, or before the subscription, is ignored.
+  @Test func aFinishBeforeTheSubscriptionOrAfterTheEndIsIgnored() {
+    let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    var handled = 0
+    upstream
+      .catch { _ -> Just<Int> in
+        handled += 1
+        return Just(0)
+      }
+      .subscribe(subscriber)
+    upstream.send(completion: .finished)
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    upstream.send(completion: .finished)
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.failed))
+    #expect(subscriber.history == ["subscription(Catch)", "finished"])
+    #expect(handled == 0)
+  }
+
+  // `testCatchReflection`: the subscription, and the subscribers to the upstream and to the
+  // replacement, reflect the downstream and the demand not yet met.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, CatchTestError>()
+    let replacement = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.catch { _ in replacement }.subscribe(subscriber)
+    upstream.send(completion: .failure(.failed))
+    let parts: [Any] = [
+      try #require(upstream.operatorSubscriber), try #require(replacement.operatorSubscriber),
+      try #require(subscriber.subscription),
+    ]
+    for part in parts {
+      #expect((part as? any CustomStringConvertible)?.description == "Catch")
+      #expect((part as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Catch")
+      let children = (part as? any CustomReflectable)?.customMirror.children.map {
+        ($0.label, String(describing: $0.value))
+      }
+      #expect(children?.map(\.0) == ["downstream", "demand"])
+      #expect(children?.first?.1.contains("TestSubscriber") == true)
+      #expect(children?.last?.1 == "max(0)")
+    }
+    subscriber.cancel()
+  }
+}

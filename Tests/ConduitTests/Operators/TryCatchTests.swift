@@ -135,3 +135,63 @@ struct TryCatchStressTests {
 }
 
 private struct TryCatchStressError: Error {}
+
+// MARK: As Combine (OpenCombine's CatchTests.swift)
+
+extension TryCatchTests {
+  // `testTryCatchCrashesOnUnwantedInput`, `testTryCatchUpstreamFailsTwice`: a value the
+  // subscriber has not asked for, or a second failure of the upstream, stops the process.
+  @Test func anUpstreamBreakingTheContractStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = ReducingUpstream<Int, TryCatchTestError>()
+      upstream.tryCatch { _ in Just(-1) }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
+      upstream.send(42)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("TryCatch: the upstream sent a value the subscriber had not requested"))
+    await #expect(processExitsWith: .failure) {
+      let upstream = ReducingUpstream<Int, TryCatchTestError>()
+      let replacement = ReducingUpstream<Int, Never>()
+      upstream.tryCatch { _ in replacement }.subscribe(TestSubscriber<Int, any Error>())
+      upstream.send(completion: .failure(.failed))
+      upstream.send(completion: .failure(.failed))
+    }
+  }
+
+  // `testTryCatchHandlerThrows`: once the handler has thrown, a further failure is ignored.
+  @Test func aFailureAfterTheHandlerThrewIsIgnored() {
+    let upstream = ReducingUpstream<Int, TryCatchTestError>()
+    let subscriber = TestSubscriber<Int, any Error>()
+    var handled = 0
+    upstream
+      .tryCatch { _ -> Just<Int> in
+        handled += 1
+        throw TryCatchTestError.rethrown
+      }
+      .subscribe(subscriber)
+    upstream.send(completion: .failure(.failed))
+    upstream.send(completion: .failure(.failed))
+    upstream.send(completion: .finished)
+    #expect(handled == 1)
+    #expect(subscriber.events.count == 2)
+    #expect(
+      (subscriber.completion.flatMap { if case .failure(let error) = $0 { error } else { nil } } as? TryCatchTestError)
+        == .rethrown)
+  }
+
+  // `testTryCatchReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, TryCatchTestError>(sendsSubscription: false)
+    upstream.tryCatch { _ in Just(0) }.subscribe(TestSubscriber<Int, any Error>())
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "TryCatch")
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryCatch")
+    let children = (inner as? any CustomReflectable)?.customMirror.children.map {
+      ($0.label, String(describing: $0.value))
+    }
+    #expect(children?.map(\.0) == ["downstream", "demand"])
+    #expect(children?.last?.1 == "max(0)")
+    upstream.sendSubscription()
+    upstream.send(completion: .finished)
+  }
+}
