@@ -29,9 +29,15 @@ public enum Subscriptions {
   public static var empty: any Subscription { EmptySubscription.shared }
 }
 
-private final class EmptySubscription: Subscription, CustomStringConvertible, Sendable {
+/// Described, reflected and shown in playgrounds as Combine's empty subscription is: "Empty",
+/// with no children.
+private final class EmptySubscription: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, Sendable
+{
   static let shared = EmptySubscription()
   var description: String { "Empty" }
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  var playgroundDescription: Any { description }
   func request(_ demand: Subscribers.Demand) {}
   func cancel() {}
 }

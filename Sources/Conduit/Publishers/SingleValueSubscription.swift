@@ -9,7 +9,13 @@ import Synchronization
 /// code; a generic class would tear down through the runtime's generic-metadata lookups, once
 /// per subscription, which is once per value inside a `flatMap`.
 @usableFromInline
-final class SingleValueSubscription: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+///
+/// It is described, reflected and shown in playgrounds as Combine's subscriptions of these
+/// publishers are: by the publisher's name, with the value as the mirror's one unlabelled child
+/// until the subscription ends.
+final class SingleValueSubscription: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
   /// Sends the value, or the completion, to the downstream.
   @usableFromInline
   typealias Emit = (SingleValueEvent) -> Void
@@ -33,6 +39,24 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    var value: Any?
+    // Copying the value out calls nothing outside this file, so it may happen under the lock.
+    withUnsafeMutablePointer(to: &value) { child in
+      state.withLock { state in
+        switch state {
+        case .pending(let emit), .delivering(let emit): emit(.reflect(child))
+        case .terminal: break
+        }
+      }
+    }
+    return Mirror(self, unlabeledChildren: value.map { [$0] } ?? [])
+  }
+
   @inlinable
   convenience init<Downstream: Subscriber>(_ value: Downstream.Input, downstream: Downstream, description: String) {
     self.init(
@@ -41,6 +65,7 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cens
         switch event {
         case .value: _ = downstream.receive(value)
         case .finished: downstream.receive(completion: .finished)
+        case .reflect(let child): child.pointee = value
         }
       })
   }
@@ -97,6 +122,8 @@ struct Emitter {
 enum SingleValueEvent {
   case value
   case finished
+  /// Copies the value into the pointee, for the subscription's mirror.
+  case reflect(UnsafeMutablePointer<Any?>)
 }
 
 extension Subscribers.Demand {

@@ -21,6 +21,15 @@ struct SubscriptionsTests {
     #expect(String(describing: Subscriptions.empty) == "Empty")
   }
 
+  /// As in Combine: shown in playgrounds as "Empty", and reflected with no children.
+  @Test func emptyReflectsAsCombinesDoes() throws {
+    let subscription = Subscriptions.empty
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Empty")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.isEmpty)
+    #expect(!(subscription is any CustomDebugStringConvertible))
+  }
+
   @Test func emptyLetsAPublisherCompleteAtOnce() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     subscriber.receive(subscription: Subscriptions.empty)

@@ -131,4 +131,19 @@ struct JustTests {
     #expect(holder.cancelledInDeinit)
     holder.subscription = nil
   }
+
+  /// As in Combine: described and shown in playgrounds as "Just", with the value as the
+  /// mirror's one unlabelled child.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Just(42).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "Just")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Just")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == [nil])
+    #expect(mirror.children.first?.value as? Int == 42)
+    subscriber.cancel()
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+  }
 }

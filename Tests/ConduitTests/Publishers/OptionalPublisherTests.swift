@@ -106,4 +106,19 @@ struct OptionalPublisherTests {
     }
     #expect(weakProbe == nil)
   }
+
+  /// As in Combine: described and shown in playgrounds as "Optional", with the value as the
+  /// mirror's one unlabelled child.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Optional(42).publisher.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "Optional")
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Optional")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == [nil])
+    #expect(mirror.children.first?.value as? Int == 42)
+    subscriber.cancel()
+  }
 }

@@ -129,4 +129,18 @@ struct ResultPublisherTests {
     #expect(completion == .failure(.failed))
     #expect(weakProbe == nil)
   }
+
+  /// As in Combine: described and shown in playgrounds as "Once", dumped as a class with the value
+  /// as its one unlabelled child.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    let subscriber = TestSubscriber<Int, ResultTestError>(initialDemand: .none)
+    Result<Int, ResultTestError>.success(42).publisher.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "Once")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Once")
+    var dumped = ""
+    dump(subscription, to: &dumped)
+    #expect(dumped == "\u{25BF} Once #0\n  - 42\n")
+    subscriber.cancel()
+  }
 }

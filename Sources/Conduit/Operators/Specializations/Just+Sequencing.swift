@@ -103,9 +103,9 @@ extension Just {
   @inlinable
   public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where S.Element == Output {
-    var result = [Output]()
-    result.reserveCapacity(elements.underestimatedCount + 1)
-    result.append(output)
+    // `append(contentsOf:)` asks the sequence for its `underestimatedCount` once, as Combine
+    // does; a `reserveCapacity` of our own would ask a second time.
+    var result = [output]
     result.append(contentsOf: elements)
     return Publishers.Sequence(sequence: result)
   }

@@ -186,13 +186,18 @@ extension Optional.Publisher {
   /// let one: Optional<Int>.Publisher = Optional(1).publisher.output(in: 0...3)   // publishes 1
   /// ```
   ///
-  /// - Precondition: `range` does not start below 0.
+  /// - Precondition: `range` does not start below 0, and ends below `Int.max - 1` (Combine's
+  ///   bound: `output(in: 0...)` stops the process there too).
   @inlinable
   public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
     let range = range.relative(to: 0..<Int.max)
     precondition(
       range.lowerBound >= 0,
       "output(in: \(range)): the range must not start below 0; element indices start at 0")
+    // Combine's own precondition, kept so that a range Combine rejects is rejected here too.
+    precondition(
+      range.upperBound < .max - 1,
+      "output(in: \(range)): the range must end below Int.max - 1, as in Combine; use output(at: 0) for the value")
     return Optional<Wrapped>.Publisher(range.contains(0) ? output : nil)
   }
 }

@@ -51,11 +51,39 @@ struct JustSequencingTests {
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
   }
 
+  /// As in Combine, appending a sequence asks it for its `underestimatedCount` once, then
+  /// iterates it once.
+  @Test func appendAsksTheSequenceForItsCountOnce() {
+    let elements = CountingSequence([2, 3])
+    #expect(Just(1).append(elements).sequence == [1, 2, 3])
+    #expect(elements.calls == ["underestimatedCount", "makeIterator"])
+  }
+
   @Test func prependAndAppendOfAPublisherStillConcatenate() {
     let appended = Just(1).append(Just(2))
     #expect(type(of: appended) == Publishers.Concatenate<Just<Int>, Just<Int>>.self)
     let subscriber = TestSubscriber<Int, Never>()
     appended.subscribe(subscriber)
     #expect(subscriber.values == [1, 2])
+  }
+}
+
+/// A sequence that records which of its requirements are called.
+private final class CountingSequence: Sequence {
+  let elements: [Int]
+  var calls: [String] = []
+
+  init(_ elements: [Int]) {
+    self.elements = elements
+  }
+
+  var underestimatedCount: Int {
+    calls.append("underestimatedCount")
+    return elements.count
+  }
+
+  func makeIterator() -> IndexingIterator<[Int]> {
+    calls.append("makeIterator")
+    return elements.makeIterator()
   }
 }

@@ -128,7 +128,7 @@ struct OptionalPublisherReducingTests {
     #expect(some.output(in: 0..<3) == some)
     #expect(some.output(in: 0...0) == some)
     #expect(some.output(in: ...0) == some)
-    #expect(some.output(in: 0...) == some)
+    #expect(some.output(in: 0..<(Int.max - 2)) == some)
     #expect(some.output(in: 0..<0) == none)
     #expect(some.output(in: ..<0) == none)
     #expect(some.output(in: 1..<3) == none)
@@ -149,6 +149,18 @@ struct OptionalPublisherReducingTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("must not start below 0"))
+  }
+
+  /// Combine's bound: a range ending at `Int.max - 1` or beyond (`0...` among them) traps.
+  @Test func aRangeEndingTooHighStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = Optional(1).publisher.output(in: 0..<(Int.max - 1))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("must end below Int.max - 1"))
+    await #expect(processExitsWith: .failure) {
+      _ = Optional(1).publisher.output(in: 0...)
+    }
   }
 
   @Test func theResultWaitsForDemand() {
