@@ -73,9 +73,15 @@ fileprivate class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable
 }
 
 /// One subscriber's view of a future: holds a success until the subscriber demands it.
+///
+/// Described, reflected and shown in playgrounds as Combine's: "Future", with the future (as
+/// `parent` and as `subject`), the subscriber and whether it has demanded anything, the first
+/// two `nil` once the subscription has ended (and the subscriber's from the moment the result
+/// goes out to it).
 private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable
+>, Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
+@unchecked Sendable
 {
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
@@ -89,8 +95,9 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   private enum State {
     case waiting(Downstream, Future<Output, Failure>, demanded: Bool)
     case holding(Downstream, Future<Output, Failure>, Output)
-    /// The value is out; the completion follows unless the subscriber cancels meanwhile.
-    case delivering
+    /// The result is going out; after a value, the completion follows unless the subscriber
+    /// cancels meanwhile. The future is kept for the mirror until then.
+    case delivering(Future<Output, Failure>)
     case terminal
   }
 
@@ -99,6 +106,24 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   private let census: CensusToken
 
   var description: String { "Future" }
+  var playgroundDescription: Any { description }
+
+  var customMirror: Mirror {
+    let (future, downstream, demanded) = state.withLock {
+      state -> (Future<Output, Failure>?, Downstream?, Bool) in
+      switch state {
+      case .waiting(let downstream, let future, let demanded): (future, downstream, demanded)
+      case .holding(let downstream, let future, _): (future, downstream, false)
+      case .delivering(let future): (future, nil, false)
+      case .terminal: (nil, nil, false)
+      }
+    }
+    let children: [Mirror.Child] = [
+      ("parent", future as Any), ("downstream", downstream as Any), ("hasAnyDemand", demanded),
+      ("subject", future as Any),
+    ]
+    return Mirror(self, children: children)
+  }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
@@ -113,13 +138,13 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
       switch result {
       case .success(let value):
         if demanded {
-          state = .delivering
+          state = .delivering(future)
           return .deliver(downstream, value)
         }
         state = .holding(downstream, future, value)
         return .none
       case .failure(let error):
-        state = .terminal
+        state = .delivering(future)
         return .fail(downstream, error)
       }
     }
@@ -129,6 +154,7 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
       deliver(value, to: downstream)
     case .fail(let downstream, let error):
       downstream.receive(completion: .failure(error))
+      withExtendedLifetime(state.exchange(.terminal)) {}
     }
   }
 
@@ -146,8 +172,8 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
       case .waiting(let downstream, let future, _):
         state = .waiting(downstream, future, demanded: true)
         return nil
-      case .holding(let downstream, _, let value):
-        state = .delivering
+      case .holding(let downstream, let future, let value):
+        state = .delivering(future)
         return (downstream, value)
       case .delivering, .terminal:
         return nil
@@ -160,11 +186,16 @@ private final class FutureConduit<Downstream: Subscriber>: FutureConduitBase<
   /// Sends the value, then `.finished` unless the subscriber cancelled from inside `receive`.
   private func deliver(_ value: Output, to downstream: Downstream) {
     _ = downstream.receive(value)
-    let stillSubscribed = state.withLock { state -> Bool in
-      guard case .delivering = state else { return false }
-      state = .terminal
-      return true
-    }
+    // The future leaves after the lock.
+    var stillSubscribed = false
+    withExtendedLifetime(
+      state.withLock { state -> Future<Output, Failure>? in
+        guard case .delivering(let future) = state else { return nil }
+        state = .terminal
+        stillSubscribed = true
+        return future
+      }
+    ) {}
     if stillSubscribed { downstream.receive(completion: .finished) }
   }
 

@@ -338,4 +338,47 @@ struct FutureTests {
       holder.subscription = nil
     }
   }
+
+  // MARK: Reflection
+
+  /// The labelled children of a future subscription's mirror, each described.
+  private func children(of subscription: (any Subscription)?) -> [String] {
+    guard let subscription, let mirror = (subscription as? any CustomReflectable)?.customMirror else { return [] }
+    return mirror.children.map { "\($0.label ?? "?")=\(String(describing: $0.value))" }
+  }
+
+  /// As in Combine: "Future", with parent, downstream, hasAnyDemand and subject; the future stays
+  /// in the mirror while the value goes out, and leaves with the completion.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    var promise: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { promise = $0 }
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    future.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "Future")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Future")
+    let initial = children(of: subscription)
+    #expect(initial.map { $0.prefix { $0 != "=" } } == ["parent", "downstream", "hasAnyDemand", "subject"])
+    #expect(initial[0].contains("Future<"))
+    #expect(initial[1].contains("TestSubscriber"))
+    #expect(initial[2] == "hasAnyDemand=false")
+    subscriber.request(.max(1))
+    #expect(children(of: subscription)[2] == "hasAnyDemand=true")
+    var parentWhileDelivering: Any?
+    subscriber.onValue { _ in
+      parentWhileDelivering = (subscription as? any CustomReflectable)?.customMirror.children.first?.value
+    }
+    promise?(.success(1))
+    #expect((parentWhileDelivering as? Future<Int, Never>?).flatMap { $0 } === future)
+    #expect(children(of: subscription) == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
+    #expect(subscriber.values == [1])
+  }
+
+  @Test func failedSubscriptionReflectsNothingButItsName() throws {
+    var subscription: (any Subscription)?
+    Future<Int, FutureTestError> { $0(.failure(.failed)) }.subscribe(
+      AnySubscriber(receiveSubscription: { subscription = $0 }))
+    #expect(children(of: subscription) == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
+    subscription = nil
+  }
 }
