@@ -17,7 +17,9 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   let core = SubjectCore<Output, Failure>(value: nil)
 
   /// Creates a subject with no subscribers.
-  public init() {}
+  public init() {
+    core.subject = self
+  }
 
   deinit {
     core.cancelUpstreams()

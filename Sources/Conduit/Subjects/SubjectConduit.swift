@@ -54,6 +54,11 @@ class SubjectMember: @unchecked Sendable {
     owedCurrentValue = tracksCurrentValue
   }
 
+  /// The subscriber and the subject, for the handle's mirror; the subject's delivery may be
+  /// using them meanwhile, which reading them does not disturb.
+  @usableFromInline
+  func reflected() -> (downstream: Any?, subject: AnyObject?) { (nil, nil) }
+
   @inlinable @inline(__always)
   func takeDemand() -> Bool {
     var current = demand.load(ordering: .relaxed)
@@ -181,8 +186,13 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
     case .cancelled:
       subscription.core.perform(.leave(subscription))
     case .wantsCurrentValue:
-      // The value is read when the delivery comes to the offer, in order with the broadcasts.
-      if subscription.awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing) {
+      guard subscription.awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing) else { return }
+      if subscription.core.ownsDeliveryWhileSubscribing() {
+        // A request made inside `receive(subscription:)` on the thread that owns delivery gets
+        // the value inside the request, as in Combine.
+        subscription.deliverCurrentValueNow()
+      } else {
+        // The value is read when the delivery comes to the offer, in order with the broadcasts.
         subscription.core.perform(.offer(subscription))
       }
     case .demanded:
@@ -212,6 +222,27 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   override func unlink() {
     handle?.unlink()
     handle = nil
+  }
+
+  @usableFromInline
+  override func reflected() -> (downstream: Any?, subject: AnyObject?) { (downstream, core.subject) }
+
+  /// Delivers the current value at once, even before `receive(subscription:)` has returned.
+  /// Called only by the owner of the subject's delivery while nothing is queued, so the value is
+  /// the subject's and nothing else is on its way to the subscriber.
+  @usableFromInline
+  func deliverCurrentValueNow() {
+    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast,
+      !terminated.load(ordering: .relaxed)
+    else { return }
+    guard takeDemand() else {
+      missedCurrentValue()
+      return
+    }
+    owedCurrentValue = false
+    awaitingCurrentValue.store(false, ordering: .relaxed)
+    let more = downstream.receive(value)
+    if more != .none { addDemand(more) }
   }
 
   /// Marks that the subscriber should get the current value with its next demand. Called by the
@@ -289,14 +320,25 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
 /// it, so that a subscriber that keeps its subscription does not keep itself alive through it.
 /// It holds nothing else, and is not counted by the census: only what holds it can outlive the
 /// pipeline with it, and the member it leads to is counted.
+///
+/// It is described, reflected and shown in playgrounds as Combine's subject subscriptions are:
+/// by the subject's name, with the subject (as `parent` and as `subject`), the subscriber and
+/// the demand not yet used; once the subscription has ended, the first two are `nil` and the
+/// demand is what was left of it then.
 @usableFromInline
-final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
-  // Guards `member`.
+final class SubjectHandle: Subscription, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+  CensusScoped, @unchecked Sendable
+{
+  // Guards `member` and `demandLeft`.
   @usableFromInline
   let lock = Locked<Void>(())
   // Guarded by `lock`: the member, until the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var member: SubjectMember?
+  // Guarded by `lock`: the demand the member had left when the subscription ended, for the
+  // mirror.
+  @usableFromInline @exclusivity(unchecked)
+  var demandLeft: UInt = 0
   @usableFromInline
   let censusScope: CensusScope?
   // Immutable: tells the subject, specialized for its element type and the subscriber's.
@@ -305,6 +347,25 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
 
   @usableFromInline
   var description: String { tracksCurrentValue ? "CurrentValueSubject" : "PassthroughSubject" }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    let (current, left) = lock.withLock { _ in (self.member, self.demandLeft) }
+    var demand = Subscribers.Demand(rawValue: left)
+    var reflected: (downstream: Any?, subject: AnyObject?) = (nil, nil)
+    if let current {
+      demand = Subscribers.Demand(rawValue: current.demand.load(ordering: .relaxed))
+      reflected = current.reflected()
+    }
+    let (downstream, subject) = reflected
+    let children: [Mirror.Child] = [
+      ("parent", subject as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", subject as Any),
+    ]
+    return Mirror(self, children: children)
+  }
 
   // Immutable: which kind of subject, for `description`.
   @usableFromInline
@@ -341,6 +402,7 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
   func cancel() {
     let member = lock.withLock { _ in
       defer { self.member = nil }
+      if let member = self.member { demandLeft = member.demand.load(ordering: .relaxed) }
       return self.member
     }
     guard let member, !member.terminated.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -350,7 +412,10 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CensusScoped, 
   /// Called by the subject's delivery when the subscription has ended.
   @usableFromInline
   func unlink() {
-    lock.withLock { _ in member = nil }
+    lock.withLock { _ in
+      if let member { demandLeft = member.demand.load(ordering: .relaxed) }
+      member = nil
+    }
   }
 }
 

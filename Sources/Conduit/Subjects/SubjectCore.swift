@@ -1,6 +1,16 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Android)
+  import Android
+#endif
+
 /// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
 /// the completion, the upstream subscriptions, and (for a current-value subject) the value.
 ///
@@ -114,6 +124,14 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // after a newer one.
   @usableFromInline @exclusivity(unchecked)
   var lastBroadcast: Output?
+  // Set by the subject's initializer, before the core is shared: the subject, for the mirrors
+  // of its subscriptions. Weak, since the subject holds the core.
+  @usableFromInline
+  weak var subject: AnyObject?
+  // For a current-value subject: the thread that owns delivery while it is inside a subscriber's
+  // `receive(subscription:)`, or 0. Set and cleared only by that thread, around the call.
+  @usableFromInline
+  let subscribingOwner = Atomic<UInt>(0)
 
   @inlinable
   init(value: Output?) {
@@ -225,14 +243,37 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       // As the owner of delivery, this thread is the only one that could call the subscriber,
       // and it will not before it lets go.
       join(conduit)
-      subscriber.receive(subscription: handle)
+      if tracksCurrentValue {
+        subscribingOwner.store(currentThreadIdentity(), ordering: .relaxed)
+        subscriber.receive(subscription: handle)
+        subscribingOwner.store(0, ordering: .relaxed)
+      } else {
+        subscriber.receive(subscription: handle)
+      }
       conduit.deliverPending()
       endDelivery()
+    } else if tracksCurrentValue && ownsDeliveryWhileSubscribing() {
+      // Subscribed from inside another subscriber's `receive(subscription:)` with nothing
+      // queued: this thread owns delivery and is not delivering, so it adds the subscriber at
+      // once, as the thread that subscribed first did, and the subscriber's first request gets
+      // the current value inside `request`, as in Combine.
+      join(conduit)
+      subscriber.receive(subscription: handle)
+      conduit.deliverPending()
     } else {
       post(.join(conduit))
       subscriber.receive(subscription: handle)
       perform(.ready(conduit))
     }
+  }
+
+  /// Whether this thread owns delivery from a subscribe further up its stack, whose subscriber
+  /// is inside `receive(subscription:)`, and nothing waits in the queue: the current value it
+  /// would offer is then the subject's value, and it may call any subscriber at once.
+  @usableFromInline
+  func ownsDeliveryWhileSubscribing() -> Bool {
+    subscribingOwner.load(ordering: .relaxed) == currentThreadIdentity()
+      && ownership.load(ordering: .acquiring) == 1
   }
 
   // MARK: Delivery
@@ -461,9 +502,13 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// Forgets an upstream subscription that was cancelled.
   @usableFromInline
   func forgetUpstream(_ identifier: CombineIdentifier) {
-    state.withLock { state in
+    // The subscription leaves after the lock: its deinit may use this subject.
+    let forgotten = state.withLock { state -> [any Subscription] in
+      let forgotten = state.upstreams.filter { $0.combineIdentifier == identifier }
       state.upstreams.removeAll { $0.combineIdentifier == identifier }
+      return forgotten
     }
+    withExtendedLifetime(forgotten) {}
   }
 
   /// Subjects cancel their upstream subscriptions when they go away, as in Combine.
@@ -525,4 +570,10 @@ enum SubjectDelivery {
   static func whileDelivering(_ body: () -> Void) {
     $delivering.withValue(true, operation: body)
   }
+}
+
+/// An identity of the calling thread, never 0, unique among the threads running.
+@usableFromInline
+func currentThreadIdentity() -> UInt {
+  UInt(bitPattern: unsafeBitCast(pthread_self(), to: Int.self))
 }

@@ -556,6 +556,83 @@ struct CurrentValueSubjectOwedValueTests {
     x.subscription?.cancel()
   }
 
+  /// As in Combine: the first request, made inside receive(subscription:), gets the current value
+  /// inside the request, before receive(subscription:) has returned.
+  @Test func requestInsideReceiveSubscriptionGetsTheValueInsideTheRequest() {
+    let subject = CurrentValueSubject<Int, Never>(3)
+    var valuesWhenRequestReturned: [Int] = []
+    var x: HookSubscriber?
+    x = HookSubscriber { subscription in
+      subscription.request(.max(1))
+      valuesWhenRequestReturned = x?.values ?? []
+    }
+    subject.subscribe(x!)
+    #expect(valuesWhenRequestReturned == [3])
+    #expect(x?.values == [3])
+    subject.send(4)
+    #expect(x?.values == [3])
+    x?.subscription?.request(.max(1))
+    #expect(x?.values == [3, 4])
+    x?.subscription?.cancel()
+    x = nil
+  }
+
+  /// As in Combine: a subscriber that subscribes again from inside receive(subscription:), after
+  /// its request, gets each subscription's value inside that subscription's request, in order.
+  @Test func nestedSubscribesEachGetTheValueInsideTheirRequest() {
+    let subject = CurrentValueSubject<Int, Never>(7)
+    final class Recursive: Subscriber, @unchecked Sendable {
+      typealias Input = Int
+      typealias Failure = Never
+      let subject: CurrentValueSubject<Int, Never>
+      var log: [String] = []
+      var subscriptions: [any Subscription] = []
+      init(_ subject: CurrentValueSubject<Int, Never>) { self.subject = subject }
+      func receive(subscription: any Subscription) {
+        subscription.request(.unlimited)
+        log.append("subscription")
+        subscriptions.append(subscription)
+        if subscriptions.count < 3 { subject.subscribe(self) }
+      }
+      func receive(_ input: Int) -> Subscribers.Demand {
+        log.append("\(input)")
+        return .none
+      }
+      func receive(completion: Subscribers.Completion<Never>) {}
+    }
+    let subscriber = Recursive(subject)
+    subject.subscribe(subscriber)
+    #expect(subscriber.log == ["7", "subscription", "7", "subscription", "7", "subscription"])
+    subject.send(8)
+    #expect(subscriber.log.suffix(3) == ["8", "8", "8"])
+    subscriber.subscriptions.forEach { $0.cancel() }
+    subscriber.subscriptions = []
+  }
+
+  /// As in Combine: described as "CurrentValueSubject", with the subject as parent and subject,
+  /// the subscriber and the demand left; after the end, what was left of the demand.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    let subject = CurrentValueSubject<Int, Never>(0)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12))
+    subject.subscribe(subscriber)
+    subject.send(1)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "CurrentValueSubject")
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "CurrentValueSubject")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    let children = mirror.children.map { ($0.label ?? "", String(describing: $0.value)) }
+    #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+    #expect(children[0].1.contains("CurrentValueSubject<"))
+    #expect(children[1].1.contains("TestSubscriber"))
+    #expect(children[2].1 == "max(10)")
+    #expect(children[3].1.contains("CurrentValueSubject<"))
+    subject.send(completion: .finished)
+    let ended = (subscription as? any CustomReflectable)?.customMirror.children.map { String(describing: $0.value) }
+    #expect(ended == ["nil", "nil", "max(10)", "nil"])
+  }
+
   /// Inside receive(subscription:), the subscriber completes the subject, assigns `value`, and
   /// requests: nothing but the completion reaches it.
   @Test func completionThenAssignmentThenRequestInsideReceiveSubscription() {

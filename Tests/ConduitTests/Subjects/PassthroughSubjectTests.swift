@@ -187,6 +187,30 @@ struct PassthroughSubjectTests {
     #expect(subscriber.events == [.subscription])
   }
 
+  /// As in Combine: described as "PassthroughSubject", with the subject as parent and subject,
+  /// the subscriber and the demand left; after a cancel, what was left of the demand.
+  @Test func subscriptionReflectsAsCombinesDoes() throws {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12))
+    subject.subscribe(subscriber)
+    subject.send(1)
+    let subscription = try #require(subscriber.subscription)
+    #expect(String(describing: subscription) == "PassthroughSubject")
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "PassthroughSubject")
+    let mirror = try #require((subscription as? any CustomReflectable)?.customMirror)
+    let children = mirror.children.map { ($0.label ?? "", String(describing: $0.value)) }
+    #expect(children.map(\.0) == ["parent", "downstream", "demand", "subject"])
+    #expect(children[0].1.contains("PassthroughSubject<"))
+    #expect(children[1].1.contains("TestSubscriber"))
+    #expect(children[2].1 == "max(11)")
+    #expect(children[3].1.contains("PassthroughSubject<"))
+    subscriber.cancel()
+    let ended = (subscription as? any CustomReflectable)?.customMirror.children.map { String(describing: $0.value) }
+    #expect(ended == ["nil", "nil", "max(11)", "nil"])
+  }
+
   @Test func relaysUpstreamPublisherValuesAndCompletion() {
     let relay = PassthroughSubject<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
