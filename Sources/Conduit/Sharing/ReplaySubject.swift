@@ -5,7 +5,7 @@
 /// to each subscriber through closures made where the subscriber's type is known, never through
 /// a generic class's method table, whose entries run unspecialized code.
 @usableFromInline
-final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+final class ReplaySubject<Output, Failure: Error>: Subject, UpstreamForgetting, @unchecked Sendable {
   @usableFromInline
   struct State {
     @usableFromInline
@@ -86,6 +86,18 @@ final class ReplaySubject<Output, Failure: Error>: Subject, @unchecked Sendable 
       return (state.recent.elements, state.completion)
     }
     conduit.start(replaying: recent, then: completion)
+  }
+
+  /// Forgets an upstream subscription that was cancelled.
+  @usableFromInline
+  func forgetUpstream(_ identifier: CombineIdentifier) {
+    // The subscription leaves after the lock: its deinit may use this subject.
+    let forgotten = state.withLock { state -> [any Subscription] in
+      let forgotten = state.upstreams.filter { $0.combineIdentifier == identifier }
+      state.upstreams.removeAll { $0.combineIdentifier == identifier }
+      return forgotten
+    }
+    withExtendedLifetime(forgotten) {}
   }
 
   @inlinable
