@@ -1,8 +1,12 @@
+import Synchronization
+
 extension Publishers {
   /// A publisher that automatically connects to an upstream connectable publisher.
   ///
   /// It connects when the first subscriber attaches, and cancels the connection when the last
-  /// subscriber has gone (cancelled or completed); a later subscriber connects again.
+  /// subscriber has cancelled; a later subscriber connects again. As in Combine, a subscriber
+  /// that completes is not counted out: once the upstream has completed, the connection stays,
+  /// and a later subscriber gets the completion without connecting again.
   ///
   /// ```swift
   /// let timer = connectable.autoconnect()
@@ -108,75 +112,67 @@ extension Publishers {
 
 extension Publishers.Autoconnect {
   /// One subscriber's place among the autoconnect's subscribers. It is the subscription the
-  /// subscriber sees: it wraps the upstream subscription so that a cancel, or the completion,
-  /// counts the subscriber out exactly once. Values do not pass through it.
+  /// subscriber sees, wrapping the upstream's so that a cancel counts the subscriber out exactly
+  /// once; values do not pass through it.
+  ///
+  /// As in Combine, it passes for the upstream's subscription: the same description and
+  /// identifier, requests forwarded as they come (`.none` included), and every cancel forwarded,
+  /// even after the completion. The completion does not count the subscriber out: as in Combine,
+  /// the connection stays until the subscribers cancel, so one that comes after the upstream has
+  /// completed receives the completion from the connectable publisher rather than connecting
+  /// again.
   @usableFromInline
-  final class Membership: Subscription, CustomStringConvertible, CensusScoped, @unchecked Sendable {
+  final class Membership: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped,
+    @unchecked Sendable
+  {
+    // Immutable.
     @usableFromInline
-    enum State {
-      case awaitingSubscription(Publishers.Autoconnect<Upstream>)
-      case subscribed(Publishers.Autoconnect<Upstream>, any Subscription)
-      case left
-    }
-
-    // Guarded by its own lock.
+    let parent: Publishers.Autoconnect<Upstream>
+    // Guarded by its own lock: the upstream's subscription, once it has arrived.
     @usableFromInline
-    let state: Locked<State>
+    let upstream = Locked<(any Subscription)?>(nil)
+    // Whether the subscriber has been counted out.
+    @usableFromInline
+    let left = Atomic<Bool>(false)
     @usableFromInline
     let census: CensusToken
 
     @usableFromInline
-    var description: String { "Autoconnect" }
+    var description: String { upstream.withLock { $0 }.map { String(describing: $0) } ?? "Autoconnect" }
+    @usableFromInline
+    var playgroundDescription: Any { description }
     @usableFromInline
     var censusScope: CensusScope? { census.scope }
+    @usableFromInline
+    var combineIdentifier: CombineIdentifier {
+      upstream.withLock { $0 }?.combineIdentifier ?? CombineIdentifier(self)
+    }
 
     @inlinable
     init(parent: Publishers.Autoconnect<Upstream>, downstream: some Subscriber) {
       census = CensusToken(Membership.self, inheritingFrom: downstream)
-      state = Locked(.awaitingSubscription(parent))
+      self.parent = parent
     }
 
-    /// Takes the upstream subscription; `false` if the subscriber already left, or if this is a
-    /// second subscription.
+    /// Takes the upstream subscription; `false` if this is a second one.
     @usableFromInline
     func attach(_ subscription: any Subscription) -> Bool {
-      state.withLock { state in
-        guard case .awaitingSubscription(let parent) = state else { return false }
-        state = .subscribed(parent, subscription)
+      upstream.withLock { upstream in
+        guard upstream == nil else { return false }
+        upstream = subscription
         return true
-      }
-    }
-
-    /// Counts the subscriber out as it completes; `nil` if it had already left.
-    @usableFromInline
-    func finish() -> Publishers.Autoconnect<Upstream>? {
-      state.withLock { state in
-        defer { state = .left }
-        if case .subscribed(let parent, _) = state { return parent }
-        return nil
       }
     }
 
     @usableFromInline
     func request(_ demand: Subscribers.Demand) {
-      demand.assertPositive()
-      let upstream = state.withLock { state -> (any Subscription)? in
-        if case .subscribed(_, let upstream) = state { return upstream }
-        return nil
-      }
-      upstream?.request(demand)
+      upstream.withLock { $0 }?.request(demand)
     }
 
     @usableFromInline
     func cancel() {
-      let ended = state.withLock { state -> (Publishers.Autoconnect<Upstream>, any Subscription)? in
-        defer { state = .left }
-        if case .subscribed(let parent, let upstream) = state { return (parent, upstream) }
-        return nil
-      }
-      guard let (parent, upstream) = ended else { return }
-      upstream.cancel()
-      parent.subscriberLeft()
+      if !left.exchange(true, ordering: .acquiringAndReleasing) { parent.subscriberLeft() }
+      upstream.withLock { $0 }?.cancel()
     }
   }
 }
@@ -205,13 +201,17 @@ enum AutoconnectTypes<Upstream: ConnectablePublisher, Downstream: Subscriber>: A
   typealias Failure = Upstream.Failure
 }
 
-/// Subscribes to the upstream on behalf of one subscriber. Values go straight through; the
-/// upstream (a subject) serializes them and stops them once the membership cancels it.
+/// Subscribes to the upstream on behalf of one subscriber. Values and completions go straight
+/// through, as in Combine; a second subscription is cancelled.
+///
+/// Described and reflected as Combine's: "Autoconnect", with the autoconnect publisher as
+/// `parent` and the subscriber as `downstream`.
 ///
 /// Generic over one `AutoconnectLink`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
 @usableFromInline
-struct AutoconnectInner<Types: AutoconnectLink>: Subscriber, CustomStringConvertible
+struct AutoconnectInner<Types: AutoconnectLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -236,8 +236,16 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   var description: String { "Autoconnect" }
 
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: [("parent", membership.parent as Any), ("downstream", downstream as Any)])
+  }
+
   @inlinable
-  var combineIdentifier: CombineIdentifier { membership.combineIdentifier }
+  var combineIdentifier: CombineIdentifier { CombineIdentifier(membership) }
 
   @inlinable
   func receive(subscription: any Subscription) {
@@ -255,9 +263,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let parent = membership.finish() else { return }
     downstream.receive(completion: completion)
-    parent.subscriberLeft()
   }
 }
 

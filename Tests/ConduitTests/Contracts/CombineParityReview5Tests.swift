@@ -663,6 +663,16 @@ struct CombineParityReview5Tests {
     #expect(connectable.upstream.links.map(\.isCancelled) == [true, true, true])
   }
 
+  /// Combine's autoconnect hands each subscriber a subscription that passes for the upstream's
+  /// own, and passes every cancel on (a second one too); Conduit counts the subscriber out once.
+  /// Evidence: AutoconnectTests.swift `testAutoconnectReflection` (description
+  /// "CustomSubscription", the same `combineIdentifier`) and `testBasicRefcountBehavior`
+  /// (four `.cancelled` in the upstream history for three subscribers, one cancelling twice).
+  @Test func autoconnectHandsOverTheUpstreamSubscription() {
+    let connectable = RecordingConnectable()
+    #expect(subscriptionName(connectable.autoconnect()) == "HandDriven")
+  }
+
   // MARK: - print
 
   /// Print writes each event's line before passing the event on (so it comes before what the
@@ -750,16 +760,6 @@ struct CombineParityReview5Tests {
       subscriber.cancel()
       prefix.detach()
       suffix.detach()
-    }
-
-    /// Combine's autoconnect hands each subscriber the upstream's own subscription, and passes
-    /// every cancel on (a second one too). Conduit wraps it to count the subscriber out once.
-    /// Evidence: AutoconnectTests.swift `testAutoconnectReflection` (description
-    /// "CustomSubscription", the same `combineIdentifier`) and `testBasicRefcountBehavior`
-    /// (four `.cancelled` in the upstream history for three subscribers, one cancelling twice).
-    @Test func autoconnectHandsOverTheUpstreamSubscription() {
-      let connectable = RecordingConnectable()
-      #expect(subscriptionName(connectable.autoconnect()) == "HandDriven")
     }
 
     /// Combine's autoconnect connects again for a subscriber that joins from inside the first

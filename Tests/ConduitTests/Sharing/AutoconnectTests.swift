@@ -45,13 +45,88 @@ struct AutoconnectTests {
     third.cancel()
   }
 
-  @Test func completionCountsTheSubscriberOut() {
+  @Test func completionReachesTheSubscriber() {
     let source = PassthroughSubject<Int, Never>()
     let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
     let subscriber = TestSubscriber<Int, Never>()
     auto.subscribe(subscriber)
     source.send(completion: .finished)
     #expect(subscriber.completion == .finished)
+  }
+
+  /// As in Combine: a subscriber that completes is not counted out, so after the upstream has
+  /// completed the connection stays, and a later subscriber gets the completion from the
+  /// multicast's subject without the upstream being subscribed to again.
+  @Test func aSubscriberAfterTheCompletionDoesNotConnectAgain() {
+    let fixture = CountingUpstream()
+    let (source, auto) = (fixture.source, fixture.autoconnected)
+    let first = TestSubscriber<Int, Never>()
+    auto.subscribe(first)
+    source.send(completion: .finished)
+    let late = TestSubscriber<Int, Never>()
+    auto.subscribe(late)
+    #expect(late.events == [.subscription, .completion(.finished)])
+    #expect(fixture.subscriptions == 1)
+  }
+
+  /// As in Combine: the subscription passes for the upstream's (description, identifier), takes
+  /// `.none`, and passes every cancel on, a repeated one and one after the completion too; the
+  /// subscriber is counted out once.
+  @Test func theSubscriptionPassesForTheUpstreamsAndPassesEveryCancelOn() throws {
+    let connectable = SpyConnectable()
+    let auto = connectable.autoconnect()
+    let first = TestSubscriber<Int, Never>(initialDemand: .none)
+    let second = TestSubscriber<Int, Never>(initialDemand: .none)
+    auto.subscribe(first)
+    auto.subscribe(second)
+    let subscription = try #require(first.subscription)
+    let secondSubscription = try #require(second.subscription)
+    let upstream = connectable.subscriptions[0]
+    #expect("\(subscription)" == "Spy")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Spy")
+    #expect(!(subscription is any CustomReflectable))
+    #expect(subscription.combineIdentifier == upstream.combineIdentifier)
+    subscription.request(.none)
+    #expect(upstream.requests == [.none])
+    connectable.finish()
+    subscription.cancel()
+    subscription.cancel()
+    #expect(upstream.cancelCount == 2)
+    #expect(connectable.connections == 1 && connectable.disconnections == 0)
+    secondSubscription.cancel()
+    #expect(connectable.disconnections == 1)
+    connectable.forgetSubscribers()
+  }
+
+  /// As in Combine: what the upstream sends before the subscription, or after the completion,
+  /// passes through.
+  @Test func valuesAndCompletionsPassStraightThrough() throws {
+    let connectable = SpyConnectable()
+    let auto = connectable.autoconnect()
+    let subscriber = TestSubscriber<Int, Never>()
+    auto.subscribe(subscriber)
+    let inner = try #require(connectable.subscribers.first)
+    #expect(inner.receive(1) == .none)
+    inner.receive(completion: .finished)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .finished)
+    connectable.forgetSubscribers()
+  }
+
+  /// Described and reflected as Combine's: "Autoconnect", with the publisher and the subscriber.
+  @Test func theSubscriberGivenUpstreamReflectsAsCombinesDoes() throws {
+    let connectable = SpyConnectable()
+    let auto = connectable.autoconnect()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    auto.subscribe(subscriber)
+    let inner = try #require(connectable.erasedSubscribers.first)
+    #expect(String(describing: inner) == "Autoconnect")
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Autoconnect")
+    let mirror = try #require((inner as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["parent", "downstream"])
+    #expect(String(describing: mirror.children.first!.value).contains("Autoconnect<"))
+    subscriber.cancel()
+    connectable.forgetSubscribers()
   }
 
   @Test func passesEachSubscribersDemandUpstream() {
@@ -173,12 +248,14 @@ struct AutoconnectTests {
     #expect(upstream.live == 0)
   }
 
-  @Test func theSubscriptionDescribesItself() {
+  /// As in Combine: the subscriber sees the upstream's subscription's description, here the
+  /// multicast's.
+  @Test func theSubscriptionDescribesItselfAsTheUpstreams() {
     let source = PassthroughSubject<Int, Never>()
     let auto = source.multicast { PassthroughSubject<Int, Never>() }.autoconnect()
     let subscriber = TestSubscriber<Int, Never>()
     auto.subscribe(subscriber)
-    #expect(subscriber.subscription.map { "\($0)" } == "Autoconnect")
+    #expect(subscriber.subscription.map { "\($0)" } == "Multicast")
     subscriber.cancel()
   }
 }
@@ -330,4 +407,51 @@ private final class CountingConnectable: ConnectablePublisher, @unchecked Sendab
     mostLiveAtOnce = Swift.max(mostLiveAtOnce, live)
     return Connection(parent: self)
   }
+}
+
+/// A connectable publisher that hands each subscriber a `SpySubscription` it keeps, and counts
+/// its connections and disconnections.
+private final class SpyConnectable: ConnectablePublisher, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  private(set) var subscriptions: [SpyNamedSubscription] = []
+  private(set) var subscribers: [AnySubscriber<Int, Never>] = []
+  private(set) var erasedSubscribers: [Any] = []
+  private(set) var connections = 0
+  private(set) var disconnections = 0
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    let subscription = SpyNamedSubscription()
+    subscriptions.append(subscription)
+    subscribers.append(AnySubscriber(subscriber))
+    erasedSubscribers.append(subscriber)
+    subscriber.receive(subscription: subscription)
+  }
+
+  /// Lets go of the subscribers, which hold the autoconnect publisher that holds this one.
+  func forgetSubscribers() {
+    subscribers = []
+    erasedSubscribers = []
+  }
+
+  /// Completes every subscriber.
+  func finish() {
+    for subscriber in subscribers { subscriber.receive(completion: .finished) }
+  }
+
+  func connect() -> any Cancellable {
+    connections += 1
+    return AnyCancellable { [weak self] in self?.disconnections += 1 }
+  }
+}
+
+/// A `SpySubscription`-like subscription described as "Spy".
+private final class SpyNamedSubscription: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
+  private(set) var requests: [Subscribers.Demand] = []
+  private(set) var cancelCount = 0
+  var description: String { "Spy" }
+  var playgroundDescription: Any { description }
+  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
+  func cancel() { cancelCount += 1 }
 }

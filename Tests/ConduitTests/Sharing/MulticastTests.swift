@@ -114,4 +114,100 @@ struct MulticastTests {
     slow.cancel()
     fast.cancel()
   }
+
+  // MARK: The multicast's subscription, as in Combine
+
+  /// Described and shown in playgrounds as "Multicast", reflected with no children.
+  @Test func theSubscriptionIsTheMulticastsOwn() throws {
+    let multicast = PassthroughSubject<Int, Never>().multicast { PassthroughSubject<Int, Never>() }
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    multicast.subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect("\(subscription)" == "Multicast")
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Multicast")
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    subscriber.cancel()
+  }
+
+  /// What the subject sends before its subscription, or after the completion or a cancel, is
+  /// dropped; a second subscription is cancelled; demand the subscriber returns is requested from
+  /// the subject's subscription, and requests and a cancel are passed on to it.
+  @Test func theInnerSubscriberKeepsToItsSubscription() throws {
+    let subject = GrabbingSubject()
+    let multicast = PassthroughSubject<Int, Never>().multicast(subject: subject)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
+    multicast.subscribe(subscriber)
+    let inner = try #require(subject.subscriber)
+    #expect(inner.receive(1) == .none)
+    #expect(subscriber.events == [])
+    let first = SpySubscription()
+    inner.receive(subscription: first)
+    let second = SpySubscription()
+    inner.receive(subscription: second)
+    #expect(second.cancelCount == 1)
+    #expect(subscriber.subscriptionCount == 1)
+    subscriber.request(.max(1))
+    #expect(inner.receive(2) == .none)
+    #expect(first.requests == [.max(1), .max(2)])
+    inner.receive(completion: .finished)
+    inner.receive(completion: .finished)
+    #expect(inner.receive(3) == .none)
+    #expect(subscriber.events == [.subscription, .value(2), .completion(.finished)])
+    #expect(first.cancelCount == 0)
+    subject.subscriber = nil
+  }
+
+  @Test func aCancelReachesTheSubjectsSubscriptionOnce() throws {
+    let subject = GrabbingSubject()
+    let multicast = PassthroughSubject<Int, Never>().multicast(subject: subject)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    multicast.subscribe(subscriber)
+    let inner = try #require(subject.subscriber)
+    let upstream = SpySubscription()
+    inner.receive(subscription: upstream)
+    let subscription = try #require(subscriber.subscription)
+    subscription.request(.max(4))
+    subscription.cancel()
+    subscription.cancel()
+    subscription.request(.max(5))
+    #expect(inner.receive(1) == .none)
+    #expect(upstream.requests == [.max(4)])
+    #expect(upstream.cancelCount == 1)
+    #expect(subscriber.values.isEmpty)
+    subject.subscriber = nil
+  }
+
+  /// As in Combine, a subject other than Conduit's is not kept alive by the connection: letting
+  /// go of it frees it, and cancelling the connection afterwards still cancels the upstream.
+  @Test func aConnectionDoesNotKeepAForeignSubjectAlive() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    weak var weakSubject: GrabbingSubject?
+    var connection: (any Cancellable)?
+    do {
+      let subject = GrabbingSubject()
+      weakSubject = subject
+      connection = upstream.multicast(subject: subject).connect()
+    }
+    #expect(weakSubject == nil)
+    connection?.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    connection = nil
+  }
+}
+
+/// A subject of the test's own that keeps the last subscriber it was given and hands it
+/// nothing, so a test can drive that subscriber by hand.
+private final class GrabbingSubject: Subject, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = Never
+
+  var subscriber: AnySubscriber<Int, Never>?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    self.subscriber = AnySubscriber(subscriber)
+  }
+
+  func send(_ value: Int) { _ = subscriber?.receive(value) }
+  func send(completion: Subscribers.Completion<Never>) { subscriber?.receive(completion: completion) }
+  func send(subscription: any Subscription) { subscription.request(.unlimited) }
 }
