@@ -60,7 +60,7 @@ extension Publishers.DropUntilOutput {
 @usableFromInline
 final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber,
   TriggerTarget,
-  CustomStringConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input
@@ -69,6 +69,10 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
 
   @usableFromInline
   var description: String { "DropUntilOutput" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
 
   @inlinable
   init(downstream: Downstream) {
@@ -82,8 +86,7 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
     let demand = state.withLock { state -> Subscribers.Demand? in
       guard case .awaiting = state.upstream, !state.terminal else { return nil }
       state.upstream = .active(subscription)
-      defer { state.pendingDemand = .none }
-      return state.pendingDemand
+      return state.outstandingDemand
     }
     guard let demand else {
       subscription.cancel()
@@ -95,9 +98,18 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let downstream = state.withLock { state -> Downstream? in
-      // Before the trigger, the value is dropped and the demand it answered is spent, as
-      // in Combine.
-      guard state.triggered, !state.terminal, let downstream = state.downstream else { return nil }
+      guard state.triggered else {
+        // Before the trigger, the value is dropped and the demand it answered is spent, as
+        // in Combine; until then every value counts against what was requested, also after a
+        // cancel or the end of the stream.
+        precondition(
+          state.outstandingDemand != .none,
+          "drop(untilOutputFrom:): upstream sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
+        )
+        state.outstandingDemand -= 1
+        return nil
+      }
+      guard !state.terminal, let downstream = state.downstream else { return nil }
       state.delivering += 1
       return downstream
     }
@@ -107,27 +119,37 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
     return demand
   }
 
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    // Downstream has had its subscription since the start: a completion arriving before
+    // upstream's subscription goes on too, as in Combine.
+    upstreamCompleted(completion, announced: true)
+  }
+
   // MARK: The other publisher
 
   @inlinable
   func triggerFired() -> Subscribers.Demand {
-    let trigger = state.withLock { state -> (any Subscription)? in
-      guard case .active(let trigger) = state.trigger, !state.terminal else { return nil }
-      state.trigger = .done
+    state.withLock { state in
+      // As in Combine, the trigger is not cancelled: it has sent the one value asked of it.
+      // Its subscription is cancelled when the stream ends (Combine forgets it instead, and
+      // the trigger keeps this subscription until it completes).
+      guard case .active = state.trigger, !state.terminal else { return }
       state.triggered = true
-      return trigger
     }
-    // The trigger has done its job; nothing more is wanted from it.
-    trigger?.cancel()
     return .none
   }
 
   @inlinable
   func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-    // Ending before emitting ends the stream, even when it finishes; after emitting, it
-    // changes nothing.
+    // Ending before emitting ends the stream, even when it finishes (and even before its
+    // subscription, as in Combine); after emitting, it changes nothing.
     let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-      guard case .active = state.trigger, !state.terminal else { return (nil, nil) }
+      guard !state.terminal else { return (nil, nil) }
+      if state.triggered {
+        state.trigger = .done
+        return (nil, nil)
+      }
       state.trigger = .done
       return (end(&state, with: completion), take(&state.upstream))
     }
@@ -140,11 +162,13 @@ extension Publisher {
   /// Ignores elements from the upstream publisher until it receives an element from a second
   /// publisher.
   ///
-  /// The second publisher is asked for one element; once it arrives, its subscription is
-  /// cancelled and upstream's elements pass through. Requests go to upstream from the start,
-  /// so elements upstream sends before the trigger are dropped and the demand they answered is
-  /// spent. If the second publisher completes before emitting, this publisher completes the
-  /// same way and cancels upstream.
+  /// The second publisher is asked for one element; once it arrives, upstream's elements pass
+  /// through, and the second publisher is cancelled when this publisher completes or is
+  /// cancelled (Combine never cancels it). Requests go
+  /// to upstream from the start, `.none` included, so elements upstream sends before the
+  /// trigger are dropped and the demand they answered is spent; an element beyond that demand
+  /// stops the program. If the second publisher completes before emitting, this publisher
+  /// completes the same way and cancels upstream.
   ///
   /// ```swift
   /// let upstream = PassthroughSubject<Int, Never>()

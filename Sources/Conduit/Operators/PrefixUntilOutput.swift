@@ -70,10 +70,11 @@ enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, Downstre
 ///
 /// Generic over one `PrefixUntilOutputLink`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
+///
+/// It has no description or custom reflection, as in Combine.
 @usableFromInline
 final class PrefixUntilOutputInner<Types: PrefixUntilOutputLink>: TriggeredSubscription<Types.Downstream>,
-  Subscriber, TriggerTarget,
-  CustomStringConvertible, @unchecked Sendable
+  Subscriber, TriggerTarget, @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -82,9 +83,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
-  var description: String { "PrefixUntilOutput" }
-
   @inlinable
   init(downstream: Downstream) {
     super.init(PrefixUntilOutputInner.self, downstream: downstream)
@@ -92,40 +90,22 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: Upstream
 
-  @usableFromInline
-  enum SubscriptionAction {
-    case reject
-    case forward(Downstream)
-    case finishAtOnce(Downstream)
-  }
-
   @inlinable
   func receive(subscription: any Subscription) {
-    let action = state.withLock { state -> SubscriptionAction in
+    let downstream = state.withLock { state -> Downstream? in
       guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
-        return .reject
-      }
-      if state.triggered {
-        state.terminal = true
-        state.upstream = .done
-        state.downstream = nil
-        return .finishAtOnce(downstream)
+        return nil
       }
       state.upstream = .active(subscription)
       state.delivering += 1
-      return .forward(downstream)
+      return downstream
     }
-    switch action {
-    case .reject:
+    guard let downstream else {
       subscription.cancel()
-    case .forward(let downstream):
-      downstream.receive(subscription: self)
-      endDelivery(to: downstream)
-    case .finishAtOnce(let downstream):
-      subscription.cancel()
-      downstream.receive(subscription: self)
-      downstream.receive(completion: .finished)
+      return
     }
+    downstream.receive(subscription: self)
+    endDelivery(to: downstream)
   }
 
   @inlinable
@@ -141,32 +121,63 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return demand
   }
 
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    // Before upstream's subscription, downstream has not had one either: the stream ends
+    // without a word to it, as in Combine.
+    upstreamCompleted(completion, announced: false)
+  }
+
   // MARK: The other publisher
+
+  @usableFromInline
+  enum FireAction {
+    case ignore
+    /// Cancel the trigger and upstream, finish downstream (or leave that to the thread
+    /// delivering to it).
+    case finish(trigger: any Subscription, upstream: (any Subscription)?, Downstream?)
+    /// Upstream has not sent its subscription, so neither has downstream had one: it gets its
+    /// subscription and the completion at once, and upstream's subscription is cancelled when
+    /// it arrives. (Combine sends the completion alone.)
+    case finishUnsubscribed(trigger: any Subscription, Downstream)
+  }
 
   @inlinable
   func triggerFired() -> Subscribers.Demand {
-    let (trigger, upstream, downstream) = state.withLock {
-      state -> ((any Subscription)?, (any Subscription)?, Downstream?) in
-      guard case .active(let trigger) = state.trigger, !state.terminal else { return (nil, nil, nil) }
+    let action = state.withLock { state -> FireAction in
+      guard case .active(let trigger) = state.trigger, !state.terminal else { return .ignore }
+      // The stream ends, and the trigger with it. (Combine does not cancel the trigger, which
+      // then keeps this finished subscription until it completes.)
       state.trigger = .done
-      if case .awaiting = state.upstream {
-        state.triggered = true
-        return (trigger, nil, nil)
+      guard case .awaiting = state.upstream else {
+        return .finish(trigger: trigger, upstream: take(&state.upstream), end(&state, with: .finished))
       }
-      return (trigger, take(&state.upstream), end(&state, with: .finished))
+      state.terminal = true
+      guard let downstream = state.downstream else { return .ignore }
+      state.downstream = nil
+      return .finishUnsubscribed(trigger: trigger, downstream)
     }
-    // The trigger has done its job; nothing more is wanted from it.
-    trigger?.cancel()
-    upstream?.cancel()
-    downstream?.receive(completion: .finished)
+    switch action {
+    case .ignore:
+      break
+    case .finish(let trigger, let upstream, let downstream):
+      trigger.cancel()
+      upstream?.cancel()
+      downstream?.receive(completion: .finished)
+    case .finishUnsubscribed(let trigger, let downstream):
+      trigger.cancel()
+      downstream.receive(subscription: self)
+      downstream.receive(completion: .finished)
+    }
     return .none
   }
 
   @inlinable
   func triggerCompleted(_ completion: Subscribers.Completion<Types.OtherFailure>) {
-    // The other publisher ending without a value changes nothing.
+    // The other publisher ending without a value changes nothing; a subscription it sends
+    // afterwards is cancelled, as in Combine.
     state.withLock { state in
-      if case .active = state.trigger { state.trigger = .done }
+      state.trigger = .done
     }
   }
 }
@@ -174,8 +185,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 extension Publisher {
   /// Republishes elements until another publisher emits an element.
   ///
-  /// When the other publisher emits its first element, this publisher cancels upstream and
-  /// finishes. The other publisher finishing or failing without an element changes nothing.
+  /// When the other publisher emits its first element, this publisher cancels upstream and the
+  /// other publisher, and finishes. The other
+  /// publisher finishing or failing without an element changes nothing. Requests go to
+  /// upstream as they are, `.none` included.
   ///
   /// ```swift
   /// let numbers = PassthroughSubject<Int, Never>()

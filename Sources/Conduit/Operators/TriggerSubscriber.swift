@@ -1,6 +1,6 @@
 /// What a `TriggerSubscriber` reports the second publisher's events to.
 @usableFromInline
-protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible, CustomStringConvertible {
+protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible {
   /// The kind of errors the second publisher sends.
   associatedtype TriggerFailure: Error
 
@@ -14,8 +14,11 @@ protocol TriggerTarget: AnyObject, CustomCombineIdentifierConvertible, CustomStr
 
 /// Receives the events of the second publisher of `drop(untilOutputFrom:)` and
 /// `prefix(untilOutputFrom:)` on behalf of the operator's subscription, `target`.
+///
+/// It describes and reflects itself as its target does, and not at all when the target does
+/// not (Combine's `prefix(untilOutputFrom:)` gives neither a description).
 @usableFromInline
-struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomStringConvertible {
+struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber {
   @usableFromInline
   typealias Failure = Target.TriggerFailure
 
@@ -29,8 +32,6 @@ struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomString
 
   @inlinable
   var combineIdentifier: CombineIdentifier { target.combineIdentifier }
-  @inlinable
-  var description: String { target.description }
 
   @inlinable
   func receive(subscription: any Subscription) { target.triggerReceive(subscription: subscription) }
@@ -40,10 +41,25 @@ struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber, CustomString
   func receive(completion: Subscribers.Completion<Target.TriggerFailure>) { target.triggerCompleted(completion) }
 }
 
+extension TriggerSubscriber: CustomStringConvertible where Target: CustomStringConvertible {
+  @usableFromInline
+  var description: String { target.description }
+}
+
+extension TriggerSubscriber: CustomReflectable where Target: CustomReflectable {
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+}
+
+extension TriggerSubscriber: CustomPlaygroundDisplayConvertible where Target: CustomPlaygroundDisplayConvertible {
+  @usableFromInline
+  var playgroundDescription: Any { target.playgroundDescription }
+}
+
 /// The subscription an operator watching a second publisher gives downstream: the state machine
 /// of its two links, upstream and the trigger, that `drop(untilOutputFrom:)` and
-/// `prefix(untilOutputFrom:)` share. Each subclass decides what upstream's subscription and values,
-/// and the trigger's value and completion, do.
+/// `prefix(untilOutputFrom:)` share. Each subclass decides what upstream's subscription, values and
+/// completion, and the trigger's value and completion, do.
 ///
 /// The trigger may fire or complete on any thread, even while upstream is delivering a value:
 /// whichever thread is inside a call into downstream (`delivering` above zero) delivers the
@@ -71,9 +87,11 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     var upstream = Link.awaiting
     @usableFromInline
     var trigger = Link.awaiting
-    // Requested before upstream's subscription arrived.
+    // Requested and not yet answered: what to ask of upstream when its subscription arrives,
+    // and, until the trigger, what upstream may still send (`drop(untilOutputFrom:)` counts the
+    // values it drops against it).
     @usableFromInline
-    var pendingDemand = Subscribers.Demand.none
+    var outstandingDemand = Subscribers.Demand.none
     // The other publisher has emitted.
     @usableFromInline
     var triggered = false
@@ -110,12 +128,23 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   // MARK: Upstream
 
+  /// Upstream completed. `announced`: downstream already has its subscription even if upstream
+  /// has not sent its own, so the completion goes on; otherwise the stream ends without a word
+  /// to downstream, which was never subscribed. Either way the trigger is cancelled.
   @inlinable
-  final func receive(completion: Subscribers.Completion<Downstream.Failure>) {
-    let (downstream, trigger) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-      guard !state.terminal, case .active = state.upstream else { return (nil, nil) }
+  final func upstreamCompleted(_ completion: Subscribers.Completion<Downstream.Failure>, announced: Bool) {
+    // The subscriber leaves after the lock (the third element, dropped); see `cancel()`.
+    let (downstream, trigger, _) = state.withLock {
+      state -> (Downstream?, (any Subscription)?, Downstream?) in
+      guard !state.terminal else { return (nil, nil, nil) }
+      if case .awaiting = state.upstream, !announced {
+        state.terminal = true
+        state.upstream = .done
+        defer { state.downstream = nil }
+        return (nil, take(&state.trigger), state.downstream)
+      }
       state.upstream = .done
-      return (end(&state, with: completion), take(&state.trigger))
+      return (end(&state, with: completion), take(&state.trigger), nil)
     }
     trigger?.cancel()
     downstream?.receive(completion: completion)
@@ -139,15 +168,14 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   // MARK: Subscription
 
+  /// Passes the demand on to upstream as it is, `.none` included: both operators accept it, as
+  /// in Combine.
   @inlinable
   final func request(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
     let upstream = state.withLock { state -> (any Subscription)? in
       guard !state.terminal else { return nil }
-      guard case .active(let upstream) = state.upstream else {
-        state.pendingDemand += demand
-        return nil
-      }
+      state.outstandingDemand += demand
+      guard case .active(let upstream) = state.upstream else { return nil }
       return upstream
     }
     upstream?.request(demand)

@@ -22,17 +22,149 @@ struct DropUntilOutputTests {
     #expect(subscriber.violations.isEmpty)
   }
 
-  @Test func theTriggerIsAskedForOneValueAndThenCancelled() {
+  /// As in Combine, the trigger is not cancelled after its value (OpenCombine
+  /// DropUntilOutputTests `testDemand`, `testOtherFailsAfterTriggering`); it is cancelled when
+  /// the stream ends. (Combine never cancels it, `testReusableOtherSubscriber`: the trigger would
+  /// keep the subscription until it completes.)
+  @Test func theTriggerIsAskedForOneValueAndCancelledWithTheStream() {
     let upstream = HandDrivenPublisher<Int, Never>()
     let trigger = HandDrivenPublisher<String, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     #expect(trigger.link?.requests == [.max(1)])
     #expect(trigger.send("go") == .none)
-    #expect(trigger.link?.isCancelled == true)
+    #expect(trigger.link?.isCancelled == false)
     upstream.send(1)
     #expect(subscriber.values == [1])
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    #expect(trigger.link?.isCancelled == true)
+    #expect(trigger.link?.requests == [.max(1)])
+  }
+
+  @Test func theFiredTriggerIsCancelledWhenUpstreamCompletes() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = HandDrivenPublisher<String, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    trigger.send("go")
     upstream.send(completion: .finished)
+    #expect(trigger.link?.isCancelled == true)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+  }
+
+  /// A second subscription from the trigger is cancelled, after its value too.
+  @Test func aSecondTriggerSubscriptionIsCancelled() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let trigger = RecordingUpstream<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    let early = RecordingSubscription()
+    trigger.sendSubscription(early)
+    #expect(early.events == [.cancelled])
+    #expect(trigger.send(()) == .none)
+    let late = RecordingSubscription()
+    trigger.sendSubscription(late)
+    #expect(late.events == [.cancelled])
+    subscriber.cancel()
+    #expect(trigger.events == [.requested(.max(1)), .cancelled])
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    upstream.detach()
+    trigger.detach()
+  }
+
+  /// Combine accepts `.none` here and passes it on; what is requested before upstream's
+  /// subscription is asked of it when it arrives. Evidence: OpenCombine DropUntilOutputTests
+  /// `testLateSubscription`.
+  @Test func requestingNoneIsAcceptedAndPassedOn() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let trigger = PassthroughSubject<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    subscriber.subscription?.request(.max(10))
+    subscriber.subscription?.request(.max(4))
+    subscriber.subscription?.request(.none)
+    upstream.sendSubscription()
+    subscriber.subscription?.request(.none)
+    #expect(upstream.events == [.requested(.max(14)), .requested(.none)])
+    subscriber.cancel()
+    upstream.detach()
+  }
+
+  /// An upstream completing before it sent its subscription still completes the stream: the
+  /// subscriber has had its subscription since the start (Combine does the same).
+  @Test func anUpstreamCompletionBeforeItsSubscriptionCompletesTheStream() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(trigger.link?.isCancelled == true)
+    let late = RecordingSubscription()
+    upstream.sendSubscription(late)
+    #expect(late.events == [.cancelled])
+    upstream.detach()
+  }
+
+  /// A trigger completing before it sent its subscription ends the stream, as in Combine.
+  @Test func aTriggerCompletionBeforeItsSubscriptionEndsTheStream() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = RecordingUpstream<Void, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    trigger.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(upstream.link?.isCancelled == true)
+    trigger.detach()
+  }
+
+  /// Before the trigger, every value counts against the demand requested, after a cancel too;
+  /// one beyond it breaks the contract, and Combine stops there as well
+  /// (`testCrashesWhenReceivesInputAfterCancel`, `testDropUntilOutputReceiveValueBeforeSubscription`).
+  @Test func aValueBeyondTheDemandBeforeTheTriggerStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+      upstream.drop(untilOutputFrom: Empty<Void, Never>()).subscribe(subscriber)
+      upstream.send(1)
+      upstream.send(2)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("drop(untilOutputFrom:): upstream sent a value it was not asked for"))
+  }
+
+  /// The stream ended before upstream's subscription arrived, which is cancelled (Combine asks it
+  /// for the demand requested instead, `testLateSubscription`); values it sends anyway, within
+  /// that demand, are dropped.
+  @Test func valuesWithinTheDemandAfterTheStreamEndedAreIgnored() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.drop(untilOutputFrom: Empty<Void, Never>()).subscribe(subscriber)
+    #expect(upstream.events == [.cancelled])
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    upstream.detach()
+  }
+
+  /// The subscription and the subscriber given to both publishers describe themselves as
+  /// Combine's do (OpenCombine `testDropUntilOutputReflection`).
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = RecordingUpstream<Int, Never>()
+    let trigger = RecordingUpstream<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(upstream.subscriberDescription == "DropUntilOutput")
+    #expect(trigger.subscriberDescription == "DropUntilOutput")
+    let subscription = try #require(subscriber.subscription)
+    #expect((subscription as? any CustomStringConvertible)?.description == "DropUntilOutput")
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "DropUntilOutput")
+    subscriber.cancel()
+    upstream.detach()
+    trigger.detach()
   }
 
   @Test func subscribesDownstreamThenTheOtherPublisherThenUpstream() {

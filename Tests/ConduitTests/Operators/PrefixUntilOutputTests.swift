@@ -22,6 +22,9 @@ struct PrefixUntilOutputTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  /// The trigger's value ends the stream, cancelling upstream and the trigger. (Combine does not
+  /// cancel the trigger, OpenCombine PrefixUntilOutputTests `testBasicBehavior`: the trigger
+  /// would keep the finished subscription until it completes.)
   @Test func theTriggerCancelsUpstreamAndItself() {
     let upstream = HandDrivenPublisher<Int, Never>()
     let trigger = HandDrivenPublisher<String, Never>()
@@ -34,7 +37,90 @@ struct PrefixUntilOutputTests {
     #expect(upstream.link?.isCancelled == true)
     #expect(trigger.link?.isCancelled == true)
     upstream.send(2)
+    #expect(trigger.send("again") == .none)
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(trigger.link?.requests == [.max(1)])
+  }
+
+  /// Combine accepts `.none` here and passes it on (`testRequestZeroDemand`).
+  @Test func requestingNoneIsAcceptedAndPassedOn() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.prefix(untilOutputFrom: PassthroughSubject<Void, Never>()).subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(upstream.events == [.requested(.none)])
+    subscriber.cancel()
+    upstream.detach()
+  }
+
+  /// An upstream completing before it sent its subscription ends the stream without a word to
+  /// the subscriber, which was never subscribed, and cancels the trigger, as in Combine
+  /// (`testPrefixUntilOutputReceiveCompletionBeforeSubscription`).
+  @Test func anUpstreamCompletionBeforeItsSubscriptionEndsTheStreamSilently() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    #expect(trigger.link?.isCancelled == true)
+    upstream.sendSubscription()
+    #expect(upstream.events == [.cancelled])
+    #expect(subscriber.events.isEmpty)
+    upstream.detach()
+  }
+
+  /// The trigger firing before upstream's subscription finishes the stream at once: the
+  /// subscriber gets its subscription and the completion (Combine sends the completion alone),
+  /// and upstream's subscription is cancelled when it arrives
+  /// (`testTerminatorEmitsValueBeforeUpstreamSendsSubscription`).
+  @Test func aTriggerBeforeUpstreamsSubscriptionFinishesAtOnce() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let trigger = HandDrivenPublisher<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    #expect(subscriber.events.isEmpty)
+    trigger.send(())
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+    #expect(trigger.link?.isCancelled == true)
+    upstream.sendSubscription()
+    #expect(upstream.events == [.cancelled])
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    upstream.detach()
+  }
+
+  /// A trigger that completed, even before its subscription, gets any subscription it sends
+  /// afterwards cancelled, as in Combine.
+  @Test func aTriggerSubscriptionAfterItsCompletionIsCancelled() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let trigger = RecordingUpstream<Void, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    trigger.send(completion: .finished)
+    trigger.sendSubscription()
+    #expect(trigger.events == [.cancelled])
+    upstream.send(1)
+    #expect(subscriber.values == [1])
+    subscriber.cancel()
+    trigger.detach()
+  }
+
+  /// Combine gives this operator's subscriber and subscription no description or reflection
+  /// (`testPrefixUntilOutputReflection`).
+  @Test func hasNoDescriptionAsInCombine() throws {
+    let upstream = RecordingUpstream<Int, Never>()
+    let trigger = RecordingUpstream<Void, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(!(subscription is any CustomStringConvertible))
+    #expect(!(subscription is any CustomReflectable))
+    #expect(!(subscription is any CustomPlaygroundDisplayConvertible))
+    #expect(upstream.subscriberDescription?.contains("PrefixUntilOutputInner") == true)
+    #expect(trigger.subscriberDescription?.contains("TriggerSubscriber") == true)
+    subscriber.cancel()
+    upstream.detach()
+    trigger.detach()
   }
 
   @Test func subscribesToTheOtherPublisherFirst() {
