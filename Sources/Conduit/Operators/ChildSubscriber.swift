@@ -1,7 +1,7 @@
 /// The subscription that owns `ChildSubscriber`s: one operator subscription that subscribes to
 /// inner publishers on the downstream's behalf (`flatMap`, `switchToLatest`).
 @usableFromInline
-protocol ChildSubscriberParent: AnyObject, CensusScoped, CustomStringConvertible {
+protocol ChildSubscriberParent: AnyObject, CensusScoped, CustomStringConvertible, CustomCombineIdentifierConvertible {
   /// The kind of values the inner publishers send.
   associatedtype ChildInput
   /// The kind of errors the inner publishers send.
@@ -21,8 +21,13 @@ protocol ChildSubscriberParent: AnyObject, CensusScoped, CustomStringConvertible
 /// A struct, so that an inner publisher costs no allocation of its own: it is stored inside the
 /// inner publisher's subscription. What the inner publisher creates on its behalf, possibly on
 /// another thread, takes its census scope from the parent subscription.
+///
+/// It describes itself as its parent does, and reflects the parent's identifier as
+/// `parentSubscription`, as Combine's do.
 @usableFromInline
-struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CensusTransparent {
+struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusTransparent
+{
   @usableFromInline
   typealias Input = Parent.ChildInput
   @usableFromInline
@@ -37,6 +42,12 @@ struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringC
 
   @usableFromInline
   var description: String { parent.description }
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: CollectionOfOne<Mirror.Child>(("parentSubscription", parent.combineIdentifier)))
+  }
+  @usableFromInline
+  var playgroundDescription: Any { description }
   @usableFromInline
   var censusWrapped: Any? { parent }
 

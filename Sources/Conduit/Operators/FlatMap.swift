@@ -94,7 +94,7 @@ where NewPublisher.Failure == Failure {}
 /// (see `OperatorLink`).
 @usableFromInline
 final class FlatMapInner<Types: FlatMapLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  ChildSubscriberParent, @unchecked Sendable
+  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -132,10 +132,20 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     /// Values waiting for downstream demand or for the delivering thread, with their child.
     @usableFromInline
     var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
+    /// How many values at the front of `backlog` took their downstream demand when they arrived,
+    /// and had their child asked for its next value then (see `childReceived`): they are
+    /// delivered without taking demand or asking their child again. A value is paid for only
+    /// when every value before it is, so they stay at the front.
+    @usableFromInline
+    var paidBacklog = 0
     @usableFromInline
     var demand = Subscribers.Demand.none
     @usableFromInline
     var delivering = false
+    /// The thread that owns delivery is inside a call into the downstream's `receive(_:)`:
+    /// set where it takes the value to deliver, cleared at the next lock it takes.
+    @usableFromInline
+    var inDownstreamCall = false
 
     @inlinable
     init(transform: @escaping (Input) -> NewPublisher) {
@@ -180,18 +190,21 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
     /// Forgets the upstream and every child; returns the subscriptions to cancel, with the
     /// transform and the values not delivered, for the caller to let go of after the lock.
+    ///
+    /// The children come first and the upstream last, the order in which Combine cancels them.
     @inlinable
     mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> Detached {
       var detached = Detached()
-      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
       for index in children.indices where children.ids[index] != excluded {
         if let subscription = children.children[index].subscription { detached.cancelled.append(subscription) }
       }
+      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
       upstream = nil
       swap(&transform, &detached.held)
       children.removeAll()
       scalarChildren = 0
       swap(&backlog, &detached.backlog)
+      paidBacklog = 0
       return detached
     }
   }
@@ -216,7 +229,8 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   @usableFromInline
   enum Arrival {
     case drop
-    case queued
+    /// Queued; `askForMore`: it took its demand, and its child is asked for the next value now.
+    case queued(askForMore: Bool)
     case deliver(askForMore: Bool)
   }
 
@@ -242,6 +256,10 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @usableFromInline
   var description: String { "FlatMap" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
@@ -273,7 +291,8 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
       subscription.cancel()
       return
     }
-    if maxPublishers != .none { subscription.request(maxPublishers) }
+    // `.none` included, as in Combine.
+    subscription.request(maxPublishers)
   }
 
   @inlinable
@@ -349,6 +368,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         return false
       }
       state.delivering = true
+      state.inDownstreamCall = true
       if state.demand != .unlimited { state.demand -= 1 }
       return true
     }
@@ -392,22 +412,41 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     subscription.request(demand)
   }
 
+  /// A value arriving while the thread that owns delivery is inside the downstream's
+  /// `receive(_:)` (this thread further up the stack, or another one), with demand to spare and
+  /// nothing waiting for demand, is one Combine would deliver at once, nested in that call, and
+  /// answer with `.max(1)`. Calls into the downstream never nest here: the value takes its
+  /// demand, waits for that call to return, and its child is asked for the next value now, as
+  /// in Combine. Otherwise a queued value answers `.none`, and its child is asked for the next
+  /// value once it is delivered.
   @inlinable
   func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
     let arrival = state.withLock { state -> Arrival in
       guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
       if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+        let paid =
+          state.inDownstreamCall && state.demand != .none && state.paidBacklog == state.backlog.count
         state.backlog.append((id, value))
-        return .queued
+        guard paid else { return .queued(askForMore: false) }
+        state.paidBacklog += 1
+        if state.demand != .unlimited { state.demand -= 1 }
+        return .queued(askForMore: !state.children.children[index].unlimited)
       }
       state.delivering = true
+      state.inDownstreamCall = true
       if state.demand != .unlimited { state.demand -= 1 }
       return .deliver(askForMore: !state.children.children[index].unlimited)
     }
-    guard case .deliver(let askForMore) = arrival else { return .none }
-    let more = downstream.map { relay.value($0, value) } ?? .none
-    drain(more: more)
-    return askForMore ? .max(1) : .none
+    switch arrival {
+    case .drop:
+      return .none
+    case .queued(let askForMore):
+      return askForMore ? .max(1) : .none
+    case .deliver(let askForMore):
+      let more = downstream.map { relay.value($0, value) } ?? .none
+      drain(more: more)
+      return askForMore ? .max(1) : .none
+    }
   }
 
   @inlinable
@@ -468,14 +507,22 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     if owns { drain(more: .none) }
   }
 
-  /// The subscription of child `id`, if it is still attached.
+  /// The subscription of child `id`, if it is still attached, for the thread that owns delivery
+  /// once its call into the downstream has returned.
   @inlinable
   func childSubscription(_ id: Int) -> (any Subscription)? {
-    state.withLock { state in state.children.index(of: id).flatMap { state.children.children[$0].subscription } }
+    state.withLock { state in
+      state.inDownstreamCall = false
+      return state.children.index(of: id).flatMap { state.children.children[$0].subscription }
+    }
   }
 
   // MARK: Delivery
 
+  /// Fails with `error` from the upstream (`failed` nil) or from child `failed`, cancelling the
+  /// other children and, after an inner failure, the upstream. (Combine leaves the upstream
+  /// running after an inner failure, and the upstream keeps the failed subscription until it
+  /// completes.)
   @inlinable
   func fail(_ error: Failure, child failed: Int?) {
     let ended = state.withLock { state -> (Detached, Bool)? in
@@ -502,14 +549,21 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var replacement: (any Subscription)?
     while true {
       let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
+        state.inDownstreamCall = false
         switch state.phase {
         case .active:
           let upgraded = state.addDemand(more)
+          if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
+            state.paidBacklog -= 1
+            state.inDownstreamCall = true
+            return (.deliver(value, replenish: nil), upgraded)
+          }
           if state.demand != .none, let (id, value) = state.backlog.popFirst() {
             if state.demand != .unlimited { state.demand -= 1 }
             let replenish = state.children.index(of: id).flatMap { index in
               state.children.children[index].unlimited ? nil : id
             }
+            state.inDownstreamCall = true
             return (.deliver(value, replenish: replenish), upgraded)
           }
           if finishing {

@@ -66,7 +66,7 @@ extension Publishers.SwitchToLatest {
 /// (see `OperatorLink`).
 @usableFromInline
 final class SwitchToLatestInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  ChildSubscriberParent, @unchecked Sendable
+  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where
   Types.Input: Publisher, Types.Input.Failure == Types.Failure, Types.Downstream.Input == Types.Input.Output,
   Types.Downstream.Failure == Types.Failure
@@ -124,13 +124,14 @@ where
       return true
     }
 
-    /// Forgets the upstream and the current child; returns the subscriptions to cancel, with
-    /// the values not delivered, for the caller to let go of after the lock.
+    /// Forgets the upstream and the current child; returns the subscriptions to cancel (the
+    /// child first, as Combine cancels them), with the values not delivered, for the caller to
+    /// let go of after the lock.
     @inlinable
     mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> Detached {
       var detached = Detached()
-      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
       if includingCurrent, let current { detached.cancelled.append(current) }
+      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
       upstream = nil
       current = nil
       currentID = nil
@@ -226,6 +227,10 @@ where
 
   @usableFromInline
   var description: String { "SwitchToLatest" }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
+  var playgroundDescription: Any { description }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
@@ -352,7 +357,13 @@ where
   @inlinable
   func childReceived(_ id: Int, _ value: P.Output) -> Subscribers.Demand {
     let owns = state.withLock { state -> Bool in
-      guard case .active = state.phase, state.currentID == id, state.demand != .none else { return false }
+      guard case .active = state.phase, state.currentID == id else { return false }
+      // The latest publisher was asked for exactly the demand outstanding; Combine stops here
+      // too.
+      precondition(
+        state.demand != .none,
+        "switchToLatest(): an inner publisher sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
+      )
       if state.demand != .unlimited { state.demand -= 1 }
       if state.delivering {
         state.backlog.append(value)
@@ -364,11 +375,10 @@ where
     guard owns else { return .none }
     let more = downstream.map { relay.value($0, value) } ?? .none
     // As in Combine, what the downstream returned goes back to the inner publisher as the
-    // demand its `receive(_:)` returns, when that publisher is still the latest and nothing
-    // else waits; otherwise the drain asks for it.
+    // demand its `receive(_:)` returns, when that publisher is still the latest (even before
+    // its subscription arrived) and nothing else waits; otherwise the drain asks for it.
     let returned = state.withLock { state -> Bool in
-      guard case .active = state.phase, state.currentID == id, state.current != nil, state.backlog.isEmpty,
-        state.pendingScalar == nil
+      guard case .active = state.phase, state.currentID == id, state.backlog.isEmpty, state.pendingScalar == nil
       else { return false }
       state.demand += more
       state.delivering = false
@@ -385,6 +395,7 @@ where
     case .finished:
       let owns = state.withLock { state -> Bool in
         guard case .active = state.phase, state.currentID == id else { return false }
+        assertSubscribed(state.current != nil)
         state.currentID = nil
         state.current = nil
         return state.outerFinished && state.claimDelivery()
@@ -441,6 +452,17 @@ where
     if owns { drain(more: .none) }
   }
 
+  /// Stops the program if the latest child, completing, never sent its subscription: that
+  /// breaks the contract, and Combine stops too. A scalar child has none, being never subscribed
+  /// to; every inner publisher is of type `P`, so either all are scalar or none is.
+  @inlinable
+  func assertSubscribed(_ subscribed: Bool) {
+    precondition(
+      subscribed || scalar.read != nil,
+      "switchToLatest(): an inner publisher completed before sending its subscription; a publisher must call receive(subscription:) first"
+    )
+  }
+
   // MARK: Delivery
 
   /// Fails with `error` from the upstream (`child` nil) or from child `child`, which counts only
@@ -452,6 +474,7 @@ where
       guard case .active = state.phase else { return nil }
       if let child {
         guard state.currentID == child else { return nil }
+        assertSubscribed(state.current != nil)
         // The child that failed needs no cancel.
         state.current = nil
       }

@@ -45,6 +45,16 @@ private struct OffThreadWork: @unchecked Sendable {
   let run: () -> Void
 }
 
+/// A publisher that keeps the subscriber it is given, as it is, and sends it nothing: for the
+/// reflection tests of the subscribers flatMap and switchToLatest give their inner publishers.
+final class SubscriberKeeper<Output, Failure: Error>: Publisher, @unchecked Sendable {
+  var subscriber: Any?
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    self.subscriber = subscriber
+  }
+}
+
 @Suite(.leakChecked)
 struct FlatMapTests {
   // MARK: Values and completion
@@ -260,6 +270,9 @@ struct FlatMapTests {
 
   // MARK: Failure
 
+  /// An inner failure cancels everything else, the upstream too. (Combine leaves the upstream
+  /// running, OpenCombine `testAllSubscriptionsReleasedOnChildFailure`: the upstream would keep
+  /// the failed subscription until it completes.)
   @Test func anInnerFailureCancelsEverythingAndFailsDownstream() {
     let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
     let inners = [HandDrivenPublisher<Int, FlatMapTestError>(), HandDrivenPublisher<Int, FlatMapTestError>()]
@@ -326,6 +339,23 @@ struct FlatMapTests {
 
   // MARK: Cancellation
 
+  /// The inner publishers are cancelled before the upstream, as in Combine (OpenCombine
+  /// FlatMapTests `testCancelCancels`).
+  @Test func cancelCancelsTheInnerPublishersAndThenTheUpstream() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let inner = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42))
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    var innerAtUpstreamCancel: [SubscriptionEvent] = []
+    upstream.onCancel = { innerAtUpstreamCancel = inner.events }
+    #expect(upstream.send(1) == .none)
+    subscriber.cancel()
+    #expect(innerAtUpstreamCancel == [.requested(.max(1)), .cancelled])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    upstream.detach()
+    inner.detach()
+  }
+
   @Test func cancelCancelsTheUpstreamAndEveryInnerPublisher() {
     let upstream = HandDrivenPublisher<Int, Never>()
     let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
@@ -372,6 +402,68 @@ struct FlatMapTests {
     #expect(late.link?.isCancelled == true)
     #expect(subscriber.completion == nil)
     cancelLater = nil
+  }
+
+  // MARK: Demand
+
+  /// `maxPublishers: .none` asks the upstream for `.none`, as Combine does
+  /// (`testSendsSubscriptionDownstreamBeforeSubscribingToUpstream`).
+  @Test func noPublishersAllowedAsksTheUpstreamForNone() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(subscriber)
+    #expect(upstream.events == [.requested(.none)])
+    subscriber.cancel()
+    upstream.detach()
+  }
+
+  /// A value an inner publisher sends while the subscriber is receiving another one, with demand
+  /// to spare, takes its demand at once and answers `.max(1)`, where Combine would deliver it
+  /// then, nested in that call; it reaches the subscriber right after the call returns, and its
+  /// inner publisher is not asked again (OpenCombine `testChildValueReceivedWhileSendingValue`).
+  @Test func aValueSentWhileTheSubscriberReceivesAnotherIsAnsweredAtOnce() {
+    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    var answers: [Subscribers.Demand] = []
+    subscriber.onValue { _ in answers.append(second.send(777)) }
+    upstream.flatMap { $0 }.subscribe(subscriber)
+    upstream.send(first)
+    upstream.send(second)
+    #expect(first.send(666) == .max(1))
+    #expect(subscriber.values == [666, 777])
+    // The first 777 took the last demand; the one sent while it was received waits.
+    #expect(answers == [.max(1), .none])
+    #expect(first.link?.requests == [.max(1)])
+    #expect(second.link?.requests == [.max(1)])
+    subscriber.onValue { _ in }
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [666, 777, 777])
+    #expect(second.link?.requests == [.max(1), .max(1)])
+    subscriber.cancel()
+  }
+
+  /// A value sent while the subscription asks an inner publisher for its next one is not
+  /// answered at once: it waits, as in Combine, and is asked for again once delivered, so a
+  /// synchronous inner publisher is asked one value at a time
+  /// (OpenCombine `testSendsValuesUntilBufferIsEmpty`).
+  @Test func aValueSentFromInsideTheRequestForItWaitsItsTurn() {
+    let upstream = HandDrivenPublisher<RecordingUpstream<Int, Never>, Never>()
+    let inner = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.flatMap { $0 }.subscribe(subscriber)
+    upstream.send(inner)
+    #expect(inner.send(1) == .none)
+    #expect(inner.send(2) == .none)
+    var answers: [Subscribers.Demand] = []
+    inner.onRequest = { _ in answers.append(inner.send(-1)) }
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [1, 2])
+    #expect(answers == [.none, .none])
+    #expect(inner.events == [.requested(.max(1)), .requested(.max(1)), .requested(.max(1))])
+    subscriber.cancel()
+    inner.detach()
   }
 
   // MARK: Re-entrancy
@@ -470,6 +562,33 @@ struct FlatMapTests {
   /// A cancel lets go of the values waiting for demand, and of the transform, after the
   /// operator's lock: a value, or an object the transform captured, whose `deinit` cancels the
   /// same subscription stopped the process on the lock taken twice.
+  // MARK: Reflection
+
+  /// The subscription and the subscribers it gives the inner publishers describe themselves as
+  /// Combine's do (OpenCombine `testFlatMapReflection`).
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = RecordingUpstream<Int, Never>()
+    let inner = SubscriberKeeper<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.flatMap { _ in inner }.subscribe(subscriber)
+    upstream.send(0)
+    let subscription = try #require(subscriber.subscription)
+    #expect(upstream.subscriberDescription == "FlatMap")
+    #expect((subscription as? any CustomStringConvertible)?.description == "FlatMap")
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect((subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+    let innerSubscriber = try #require(inner.subscriber)
+    #expect(!(innerSubscriber is any Subscription))
+    #expect((innerSubscriber as? any CustomStringConvertible)?.description == "FlatMap")
+    let mirror = try #require((innerSubscriber as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["parentSubscription"])
+    #expect(mirror.children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+    #expect((innerSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "FlatMap")
+    subscriber.cancel()
+    upstream.detach()
+    inner.subscriber = nil
+  }
+
   @Test func waitingValueAndTransformMayCancelTheSubscriptionInTheirDeinit() {
     let holder = DeinitCancellingSubscriber<DeinitProbe, Never>.Holder()
     var cancelledInDeinit: [String] = []

@@ -247,6 +247,126 @@ struct SwitchToLatestTests {
     #expect(subscriber.completion == nil)
   }
 
+  /// The latest publisher is cancelled before the upstream, as in Combine (OpenCombine
+  /// SwitchToLatestTests `testCancelCancels`).
+  @Test func cancelCancelsTheLatestPublisherAndThenTheUpstream() {
+    let upstream = RecordingUpstream<RecordingUpstream<Int, Never>, Never>()
+    let inner = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42))
+    upstream.switchToLatest().subscribe(subscriber)
+    var innerAtUpstreamCancel: [SubscriptionEvent] = []
+    upstream.onCancel = { innerAtUpstreamCancel = inner.events }
+    #expect(upstream.send(inner) == .none)
+    subscriber.cancel()
+    subscriber.subscription?.cancel()
+    #expect(innerAtUpstreamCancel == [.requested(.max(42)), .cancelled])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    upstream.detach()
+    inner.detach()
+  }
+
+  // MARK: Rule-breaking inner publishers
+
+  /// A value the latest publisher sends before its subscription goes downstream if there is
+  /// demand, and the demand the subscriber returns goes back to it, as in Combine
+  /// (`testSwitchToLatestInnerReceiveValueBeforeSubscription`).
+  @Test func aValueBeforeTheInnersSubscriptionIsDeliveredAndAnswered() {
+    let upstream = HandDrivenPublisher<RecordingUpstream<Int, Never>, Never>()
+    let inner = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(inner)
+    #expect(inner.send(1) == .max(42))
+    #expect(subscriber.values == [1])
+    subscriber.cancel()
+    inner.detach()
+  }
+
+  /// The latest publisher was asked for exactly the demand outstanding: a value beyond it breaks
+  /// the contract, and Combine stops there too
+  /// (`testCrashesWhenReceivingUnwantedValueFromNestedPublisher`).
+  @Test func aValueBeyondTheDemandStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
+      let inner = HandDrivenPublisher<Int, Never>()
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+      upstream.switchToLatest().subscribe(subscriber)
+      upstream.send(inner)
+      inner.send(-1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("switchToLatest(): an inner publisher sent a value it was not asked for"))
+  }
+
+  /// The latest publisher completing before its subscription breaks the contract, and Combine
+  /// stops there too (`testSwitchToLatestInnerReceiveCompletionBeforeSubscription`).
+  @Test func aCompletionBeforeTheInnersSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = HandDrivenPublisher<RecordingUpstream<Int, SwitchTestError>, SwitchTestError>()
+      let inner = RecordingUpstream<Int, SwitchTestError>(sendsSubscription: false)
+      let subscriber = TestSubscriber<Int, SwitchTestError>()
+      upstream.switchToLatest().subscribe(subscriber)
+      upstream.send(inner)
+      inner.send(completion: .finished)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("switchToLatest(): an inner publisher completed before sending its subscription"))
+  }
+
+  /// `testSwitchToLatestInnerReceiveFailureBeforeSubscription`: the same with a failure.
+  @Test func aFailureBeforeTheInnersSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = HandDrivenPublisher<RecordingUpstream<Int, SwitchTestError>, SwitchTestError>()
+      let inner = RecordingUpstream<Int, SwitchTestError>(sendsSubscription: false)
+      let subscriber = TestSubscriber<Int, SwitchTestError>()
+      upstream.switchToLatest().subscribe(subscriber)
+      upstream.send(inner)
+      inner.send(completion: .failure(.failed))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("switchToLatest(): an inner publisher completed before sending its subscription"))
+  }
+
+  /// Scalar inner publishers are never subscribed to: their completions are no contract breach.
+  @Test func scalarInnerPublishersCompleteWithoutASubscription() {
+    let upstream = PassthroughSubject<Result<Int, SwitchTestError>.Publisher, SwitchTestError>()
+    let subscriber = TestSubscriber<Int, SwitchTestError>()
+    upstream.switchToLatest().subscribe(subscriber)
+    upstream.send(Result.Publisher(.success(1)))
+    upstream.send(Result.Publisher(.failure(.failed)))
+    #expect(subscriber.events == [.subscription, .value(1), .completion(.failure(.failed))])
+  }
+
+  // MARK: Reflection
+
+  /// The subscription and the subscribers it gives the inner publishers describe themselves as
+  /// Combine's do (OpenCombine `testSwitchToLatestReflection`).
+  @Test func describesItselfAsCombineDoes() throws {
+    let upstream = RecordingUpstream<SubscriberKeeper<Int, Never>, Never>()
+    let inner = SubscriberKeeper<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.switchToLatest().subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(upstream.subscriberDescription == "SwitchToLatest")
+    #expect((subscription as? any CustomStringConvertible)?.description == "SwitchToLatest")
+    #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+    #expect(
+      (subscription as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "SwitchToLatest")
+    upstream.send(inner)
+    let innerSubscriber = try #require(inner.subscriber)
+    #expect(!(innerSubscriber is any Subscription))
+    #expect((innerSubscriber as? any CustomStringConvertible)?.description == "SwitchToLatest")
+    let mirror = try #require((innerSubscriber as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["parentSubscription"])
+    #expect(mirror.children.first?.value as? CombineIdentifier == subscription.combineIdentifier)
+    #expect(
+      (innerSubscriber as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
+        == "SwitchToLatest")
+    subscriber.cancel()
+    upstream.detach()
+    inner.subscriber = nil
+  }
+
   // MARK: Re-entrancy
 
   @Test func switchingFromInsideReceiveDropsTheOldPublisher() {
