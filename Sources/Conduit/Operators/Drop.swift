@@ -57,11 +57,11 @@ extension Publishers.Drop {
 /// requests go straight through, and a dropped element asks for nothing more.
 ///
 /// Also as in Combine, a value or a completion that arrives before upstream's subscription
-/// passes on (the subscriber already has its subscription), and a subscription that arrives
-/// after the subscriber cancelled is neither asked for anything nor cancelled. Unlike Combine,
-/// whose subscriber stays attached, the cancel lets go of the subscriber, which hears nothing
-/// more; and after a completion a further subscription is cancelled, as everywhere in Conduit,
-/// where Combine would start over with it.
+/// passes on: the subscriber already has its subscription. Unlike Combine, a subscription that
+/// arrives after the subscriber cancelled, or after a completion, is cancelled: the subscriber
+/// has its subscription before upstream is subscribed to, so it can cancel before upstream
+/// answers (from inside `receive(subscription:)`, or from another thread), and Combine would
+/// then leave upstream running, or after a completion start over with it.
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
@@ -81,9 +81,6 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   enum State {
     case awaitingSubscription(Downstream, pending: Subscribers.Demand)
     case subscribed(Targets)
-    /// Cancelled before upstream's subscription arrived: the subscriber is let go, and the
-    /// subscription, when it comes, is left alone.
-    case cancelledEarly
     /// Finished, failed or cancelled: the subscriber and the upstream are let go.
     case terminal
   }
@@ -124,17 +121,9 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   @inlinable
   func receive(subscription: any Subscription) {
     let ask = state.withLock { state -> Subscribers.Demand? in
-      switch state {
-      case .awaitingSubscription(let downstream, let pending):
-        state = .subscribed(Targets(downstream: downstream, upstream: subscription))
-        return pending + count
-      case .cancelledEarly:
-        // As in Combine, which holds it without asking for anything when nothing was asked.
-        state = .terminal
-        return Subscribers.Demand.none
-      case .subscribed, .terminal:
-        return nil
-      }
+      guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
+      state = .subscribed(Targets(downstream: downstream, upstream: subscription))
+      return pending + count
     }
     guard let ask else {
       subscription.cancel()
@@ -175,7 +164,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     switch ended {
     case .awaitingSubscription(let downstream, _): downstream.receive(completion: completion)
     case .subscribed(let targets): targets.downstream.receive(completion: completion)
-    case .cancelledEarly, .terminal: break
+    case .terminal: break
     }
   }
 
@@ -200,7 +189,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
           return nil
         case .subscribed(let targets):
           return targets
-        case .cancelledEarly, .terminal:
+        case .terminal:
           return nil
         }
       },
@@ -210,15 +199,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   @inlinable
   func handleCancel() {
     // Taken out, so that the downstream and the upstream are released after the lock.
-    var ended = State.terminal
-    state.withLock { state in
-      switch state {
-      case .awaitingSubscription: ended = .cancelledEarly
-      case .cancelledEarly: return
-      case .subscribed, .terminal: break
-      }
-      swap(&state, &ended)
-    }
+    let ended = state.exchange(.terminal)
     if case .subscribed(let targets) = ended { targets.upstream.cancel() }
   }
 }

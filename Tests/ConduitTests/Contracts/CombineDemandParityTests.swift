@@ -156,10 +156,13 @@ struct CombineDemandParityTests {
     collected.request(.max(1))
     #expect(collected.events == [.subscription, .value([]), .completion(.finished)])
 
+    // An empty result's completion waits for demand too (LastTests.testLastFinishesImmediatelyWithoutDemand).
     let lastOf = HandDrivenPublisher<Int, Never>()
     let last = TestSubscriber<Int, Never>(initialDemand: .none)
     lastOf.last().subscribe(last)
     lastOf.send(completion: .finished)
+    #expect(last.events == [.subscription])
+    last.request(.max(1))
     #expect(last.events == [.subscription, .completion(.finished)])
   }
 
