@@ -118,18 +118,19 @@ struct ChangeReviewTests {
 
   // MARK: replaceError
 
-  @Test func replaceErrorCancelledBeforeUpstreamSubscriptionCancelsIt() {
+  @Test func replaceErrorCancelledOnSubscribeCancelsUpstream() {
     let upstream = ManualUpstream<Int, Boom>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     Publishers.ReplaceError(upstream: Empty<Int, Boom>(completeImmediately: false), output: 0)
       .subscribe(subscriber)
     subscriber.cancel()
     #expect(subscriber.violations.isEmpty)
-    // Cancel from inside receive(subscription:), before upstream is subscribed to.
+    // Cancel from inside receive(subscription:), which comes once upstream's subscription has
+    // arrived, as in Combine: the request made first goes upstream, then the cancel.
     let cancelling = CancelOnSubscribe<Int, Never>(requestFirst: .max(2))
     Publishers.ReplaceError(upstream: upstream, output: 9).subscribe(cancelling)
     #expect(upstream.cancelCount == 1)
-    #expect(upstream.requests.isEmpty)
+    #expect(upstream.requests == [.max(2)])
     upstream.send(1)
     upstream.send(completion: .failure(Boom()))
     #expect(cancelling.events.isEmpty)

@@ -260,16 +260,6 @@ struct DemandTests {
     #expect(message.contains("request(.none)"))
   }
 
-  @Test func requestingNoneFromASequenceStopsTheProcess() async {
-    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
-      [1, 2].publisher.subscribe(subscriber)
-      subscriber.request(.none)
-    }
-    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-    #expect(message.contains("request(.none)"))
-  }
-
   @Test func validDemandDoesNotStopTheProcess() async {
     await #expect(processExitsWith: .success) {
       _ = Subscribers.Demand.max(0) + .max(1)
