@@ -8,6 +8,11 @@ private enum RaceError: Error, Equatable {
   case failed
 }
 
+/// How many of an inner publisher's values were answered with more demand.
+private final class ReturnedDemandCount: Sendable {
+  let count = Atomic<Int>(0)
+}
+
 /// Races between the upstream, inner publishers, the subscriber's requests and cancels of
 /// flatMap, switchToLatest, `Future`, retry, catch, buffer, append and
 /// prefix(untilOutputFrom:) (on its value path). Each round checks the subscriber saw no contract
@@ -144,6 +149,60 @@ struct FlatteningRaceStressTests {
         if round.subscriber.completion != .failure(.failed) { return "no failure" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
         if round.inners[1].link?.isActive == true { return "the other inner is still subscribed" }
+        return nil
+      })
+    #expect(problem == nil)
+  }
+
+  /// Two inner publishers send on two threads, each only what it was granted, against a finite
+  /// demand that covers every value: a value that arrives while the other thread is inside the
+  /// subscriber's `receive(_:)` takes its demand at once and answers `.max(1)`; one that
+  /// arrives otherwise waits and its inner is asked again once it is delivered. Either way each
+  /// inner is granted exactly one more value per value delivered, every value arrives once, in
+  /// its inner's order, and calls into the subscriber never overlap or exceed its demand.
+  @Test func flatMapInnersOnTwoThreadsAreGrantedOneValueMorePerValueDelivered() {
+    typealias Round = (
+      upstream: PassthroughSubject<Int, Never>, inners: [HandDrivenPublisher<Int, Never>],
+      returned: [ReturnedDemandCount], subscriber: TestSubscriber<Int, Never>
+    )
+    let perInner = 3
+    let problem = race(
+      rounds: Self.rounds,
+      setup: { () -> Round in
+        let round: Round = (
+          PassthroughSubject(), [HandDrivenPublisher(), HandDrivenPublisher()],
+          [ReturnedDemandCount(), ReturnedDemandCount()], TestSubscriber(initialDemand: .max(2 * perInner))
+        )
+        let inners = round.inners
+        round.upstream.flatMap { inners[$0] }.subscribe(round.subscriber)
+        round.upstream.send(0)
+        round.upstream.send(1)
+        return round
+      },
+      sides: (0..<2).map { inner in
+        { round in
+          let link = round.inners[inner].link!
+          for index in 0..<perInner {
+            // Sends only what was granted: requested, or returned by an earlier value.
+            spin { link.requested > .max(index - round.returned[inner].count.load(ordering: .relaxed)) }
+            let answer = link.send(inner * 10 + index)
+            if answer != .none { round.returned[inner].count.wrappingAdd(1, ordering: .relaxed) }
+          }
+        }
+      },
+      check: { round in
+        let values = round.subscriber.values
+        if values.sorted() != [0, 1, 2, 10, 11, 12] { return "values \(values)" }
+        if values.filter({ $0 < 10 }) != [0, 1, 2] || values.filter({ $0 >= 10 }) != [10, 11, 12] {
+          return "out of order \(values)"
+        }
+        if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
+        for inner in 0..<2 {
+          let returned = round.returned[inner].count.load(ordering: .relaxed)
+          let granted = round.inners[inner].link!.requested + .max(returned)
+          if granted != .max(perInner + 1) { return "inner \(inner) granted \(granted)" }
+        }
+        round.subscriber.cancel()
         return nil
       })
     #expect(problem == nil)
