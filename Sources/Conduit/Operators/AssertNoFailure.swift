@@ -61,7 +61,8 @@ func assertNoFailureMessage(prefix: String, failure: some Error) -> String {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-struct AssertNoFailureInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct AssertNoFailureInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   @usableFromInline
   typealias Input = Types.Input
@@ -91,6 +92,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   @usableFromInline
   var description: String { "AssertNoFailure" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["file": file, "line": line, "prefix": prefix]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

@@ -79,7 +79,9 @@ extension Publishers.Breakpoint {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
@@ -111,6 +113,10 @@ struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConverti
 
   @usableFromInline
   var description: String { "Breakpoint" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

@@ -75,7 +75,8 @@ extension Publishers.CompactMap {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-struct CompactMapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct CompactMapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -99,6 +100,10 @@ where Types.Downstream.Failure == Types.Failure {
 
   @usableFromInline
   var description: String { "CompactMap" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

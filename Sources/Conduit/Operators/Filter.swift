@@ -72,7 +72,9 @@ extension Publishers.Filter {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible {
+struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+{
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
@@ -93,6 +95,10 @@ struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible 
 
   @usableFromInline
   var description: String { "Filter" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

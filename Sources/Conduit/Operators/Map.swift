@@ -57,7 +57,8 @@ extension Publishers.Map {
 /// state, takes no lock, and allocates nothing of its own. Being a struct, it lives inside the
 /// upstream's subscription.
 @usableFromInline
-struct MapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct MapInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -81,6 +82,10 @@ where Types.Downstream.Failure == Types.Failure {
 
   @usableFromInline
   var description: String { "Map" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

@@ -52,7 +52,8 @@ extension Publishers.MapError {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-struct MapErrorInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct MapErrorInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input {
   @usableFromInline
   typealias Input = Types.Input
@@ -76,6 +77,10 @@ where Types.Downstream.Input == Types.Input {
 
   @usableFromInline
   var description: String { "MapError" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

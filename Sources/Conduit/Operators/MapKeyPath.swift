@@ -42,7 +42,8 @@ extension Publishers.MapKeyPath {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-struct MapKeyPathInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct MapKeyPathInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -66,6 +67,10 @@ where Types.Downstream.Failure == Types.Failure {
 
   @usableFromInline
   var description: String { "ValueForKey" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

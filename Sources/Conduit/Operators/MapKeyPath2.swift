@@ -67,7 +67,8 @@ enum MapKeyPath2Types<Input, Failure: Error, Output0, Output1, Downstream: Subsc
 /// Generic over one `MapKeyPath2Link`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
 @usableFromInline
-struct MapKeyPath2Inner<Types: MapKeyPath2Link>: Subscriber, CustomStringConvertible
+struct MapKeyPath2Inner<Types: MapKeyPath2Link>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == (Types.Output0, Types.Output1), Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -96,6 +97,10 @@ where Types.Downstream.Input == (Types.Output0, Types.Output1), Types.Downstream
 
   @usableFromInline
   var description: String { "ValueForKeys" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

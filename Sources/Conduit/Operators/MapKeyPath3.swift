@@ -74,7 +74,8 @@ enum MapKeyPath3Types<Input, Failure: Error, Output0, Output1, Output2, Downstre
 /// Generic over one `MapKeyPath3Link`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
 @usableFromInline
-struct MapKeyPath3Inner<Types: MapKeyPath3Link>: Subscriber, CustomStringConvertible
+struct MapKeyPath3Inner<Types: MapKeyPath3Link>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where
   Types.Downstream.Input == (Types.Output0, Types.Output1, Types.Output2),
   Types.Downstream.Failure == Types.Failure
@@ -110,6 +111,12 @@ where
 
   @usableFromInline
   var description: String { "ValueForKeys" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1, "keyPath2": keyPath2])
+  }
 
   @inlinable
   func receive(subscription: any Subscription) {

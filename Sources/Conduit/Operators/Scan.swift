@@ -53,7 +53,8 @@ extension Publishers.Scan {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-final class ScanInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CensusScoped
+final class ScanInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusScoped
 where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input
@@ -88,6 +89,12 @@ where Types.Downstream.Failure == Types.Failure {
 
   @usableFromInline
   var description: String { "Scan" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  /// A debugging aid, as in Combine: it reads the running result without synchronization, so it
+  /// is meant for a stream that is not delivering at the time.
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

@@ -56,7 +56,8 @@ extension Publishers.SetFailureType {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 @usableFromInline
-struct SetFailureTypeInner<Types: OperatorLink>: Subscriber, CustomStringConvertible
+struct SetFailureTypeInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input, Types.Failure == Never {
   @usableFromInline
   typealias Input = Types.Input
@@ -77,6 +78,10 @@ where Types.Downstream.Input == Types.Input, Types.Failure == Never {
 
   @usableFromInline
   var description: String { "SetFailureType" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 
   @inlinable
   func receive(subscription: any Subscription) {

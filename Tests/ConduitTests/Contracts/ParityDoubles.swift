@@ -35,6 +35,11 @@ final class RecordingUpstream<Output, Failure: Error>: Publisher, Subscription, 
   private(set) var subscriberDescription: String?
   /// How many subscribers it has been given.
   private(set) var subscriptionCount = 0
+  /// The latest subscriber itself, unwrapped.
+  private(set) var subscriberObject: Any?
+  /// The latest subscriber as a subscription: an operator whose subscriber is also the
+  /// subscription it hands downstream is reached through it before it has a subscription.
+  var subscriberAsSubscription: (any Subscription)? { subscriberObject as? any Subscription }
   private var subscriber: AnySubscriber<Output, Failure>?
   private let sendsSubscription: Bool
   /// Runs inside `request(_:)`, after the request is recorded.
@@ -52,6 +57,7 @@ final class RecordingUpstream<Output, Failure: Error>: Publisher, Subscription, 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
     subscriberDescription = String(describing: subscriber)
     self.subscriber = AnySubscriber(subscriber)
+    subscriberObject = subscriber
     subscriptionCount += 1
     if sendsSubscription { subscriber.receive(subscription: self) }
   }
@@ -81,6 +87,7 @@ final class RecordingUpstream<Output, Failure: Error>: Publisher, Subscription, 
   /// be freed.
   func detach() {
     subscriber = nil
+    subscriberObject = nil
     onRequest = nil
     onCancel = nil
   }

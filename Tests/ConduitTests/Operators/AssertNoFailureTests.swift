@@ -70,4 +70,11 @@ struct AssertNoFailureTests {
     #expect(output.contains("settings stream: disk on fire"))
     #expect(output.contains("Settings.swift:12"))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(
+      named: "AssertNoFailure", mirrorLabels: ["file", "line", "prefix"],
+      mirrorValues: ["SomeFile.swift", "1987", "PREFIX"]
+    ) { $0.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987) }
+  }
 }

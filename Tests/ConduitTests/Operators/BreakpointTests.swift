@@ -86,4 +86,8 @@ struct BreakpointTests {
     #expect(breakpoint.receiveSubscription == nil)
     #expect(breakpoint.receiveCompletion == nil)
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "Breakpoint", mirrorLabels: []) { $0.breakpointOnError() }
+  }
 }

@@ -70,4 +70,8 @@ struct CompactMapTests {
     subject.send(completion: .finished)
     #expect(subscriber.values == ["#1", "#2"])
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "CompactMap", mirrorLabels: []) { $0.compactMap { $0 } }
+  }
 }

@@ -96,4 +96,8 @@ struct FilterTests {
     #expect(seen == [2, 4])
     #expect(subscriber.values == [2, 4])
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "Filter", mirrorLabels: []) { $0.filter { _ in true } }
+  }
 }

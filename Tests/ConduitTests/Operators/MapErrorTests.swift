@@ -76,4 +76,8 @@ struct MapErrorTests {
     unlabelled.subscribe(subscriber)
     #expect(subscriber.completion == .failure(WrappedTestError(underlying: UpstreamTestError(code: 2))))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "MapError", mirrorLabels: []) { $0.mapError { $0 } }
+  }
 }

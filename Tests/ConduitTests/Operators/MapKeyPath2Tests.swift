@@ -48,4 +48,12 @@ struct MapKeyPath2Tests {
     subject.send(completion: .failure(KeyPathTestError()))
     #expect(subscriber.completion == .failure(KeyPathTestError()))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(
+      named: "ValueForKeys", mirrorLabels: ["keyPath0", "keyPath1"], input: Point.self, failure: ParityError.self
+    ) {
+      $0.map(\.x, \.y)
+    }
+  }
 }

@@ -44,4 +44,11 @@ struct MapKeyPath3Tests {
     subject.send(completion: .failure(KeyPathTestError()))
     #expect(subscriber.completion == .failure(KeyPathTestError()))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(
+      named: "ValueForKeys", mirrorLabels: ["keyPath0", "keyPath1", "keyPath2"], input: Point.self,
+      failure: ParityError.self
+    ) { $0.map(\.x, \.y, \.x) }
+  }
 }

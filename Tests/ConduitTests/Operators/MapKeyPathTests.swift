@@ -52,4 +52,10 @@ struct MapKeyPathTests {
     subject.send(Point(x: 0, y: 0, z: 2))
     #expect(subscriber.events == [.subscription, .value(1)])
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(
+      named: "ValueForKey", mirrorLabels: ["keyPath"], input: Point.self, failure: ParityError.self
+    ) { $0.map(\.x) }
+  }
 }

@@ -79,4 +79,14 @@ struct MapTests {
     #expect(map.upstream == just)
     #expect(map.transform(4) == 12)
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "Map", mirrorLabels: []) { $0.map { $0 * 2 } }
+  }
+
+  @Test func replaceNilIsAMapAndReflectedAsOne() {
+    expectPassThroughSubscriber(named: "Map", mirrorLabels: [], input: Int?.self, failure: ParityError.self) {
+      $0.replaceNil(with: 0)
+    }
+  }
 }

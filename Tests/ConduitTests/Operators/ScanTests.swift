@@ -79,4 +79,20 @@ struct ScanTests {
     #expect(scan.nextPartialResult(2, 3) == 6)
     #expect(scan.upstream == Just(1))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "Scan", mirrorLabels: ["downstream", "result"]) { $0.scan(0, +) }
+  }
+
+  @Test func itsMirrorShowsTheRunningResult() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = RecordingSubscriber<Int, ParityError>(initialDemand: .unlimited)
+    upstream.scan(10, +).subscribe(subscriber)
+    upstream.send(5)
+    let children = upstream.subscriberObject.flatMap { ($0 as? any CustomReflectable)?.customMirror.children }
+    let result = children?.first { $0.label == "result" }
+    #expect(result.map { "\($0.value)" } == "15")
+    subscriber.forget()
+    upstream.detach()
+  }
 }

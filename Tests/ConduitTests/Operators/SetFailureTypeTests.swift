@@ -70,4 +70,10 @@ struct SetFailureTypeTests {
     #expect(first != other)
     #expect(first.upstream == Just(1))
   }
+
+  @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
+    expectPassThroughSubscriber(named: "SetFailureType", mirrorLabels: [], input: Int.self, failure: Never.self) {
+      $0.setFailureType(to: SetFailureTypeTestError.self)
+    }
+  }
 }
