@@ -58,6 +58,14 @@ extension Publishers.Decode {
     static var name: String { "Decode" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .coding }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream), ("finished", inner.finished), ("upstreamSubscription", inner.upstream)]
+    }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       .emit(try decoder.decode(Output.self, from: input))
     }

@@ -61,6 +61,12 @@ extension Publishers.DropWhile {
     static var name: String { "DropWhile" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .dropping }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
+
+    @inlinable
     static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
     @inlinable

@@ -60,6 +60,14 @@ extension Publishers.Encode {
     static var name: String { "Encode" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .coding }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream), ("finished", inner.finished), ("upstreamSubscription", inner.upstream)]
+    }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Coder.Output> {
       .emit(try encoder.encode(input))
     }

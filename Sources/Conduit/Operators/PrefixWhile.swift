@@ -60,6 +60,14 @@ extension Publishers.PrefixWhile {
     static var name: String { "PrefixWhile" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .filtering }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream)]
+    }
+
+    @inlinable
     static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
     @inlinable

@@ -82,6 +82,14 @@ extension Publishers.TryCompactMap {
     static var name: String { "TryCompactMap" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .filtering }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream)]
+    }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       guard let output = try transform(input) else { return .drop }
       return .emit(output)

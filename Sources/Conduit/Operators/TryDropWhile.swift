@@ -62,6 +62,12 @@ extension Publishers.TryDropWhile {
     static var name: String { "TryDropWhile" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .dropping }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
+
+    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       if let predicate {
         if try predicate(input) { return .drop }

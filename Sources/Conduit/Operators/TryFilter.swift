@@ -93,6 +93,14 @@ extension Publishers.TryFilter {
     static var name: String { "TryFilter" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .filtering }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream)]
+    }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       try isIncluded(input) ? .emit(input) : .drop
     }

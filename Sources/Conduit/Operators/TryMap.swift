@@ -108,6 +108,12 @@ extension Publishers.TryMap {
     static var name: String { "TryMap" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .mapping }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       .emit(try transform(input))
     }

@@ -60,6 +60,14 @@ extension Publishers.TryPrefixWhile {
     static var name: String { "TryPrefixWhile" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .filtering }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream)]
+    }
+
+    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       try predicate(input) ? .emit(input) : .finish
     }

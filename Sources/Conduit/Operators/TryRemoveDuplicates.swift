@@ -67,6 +67,14 @@ extension Publishers.TryRemoveDuplicates {
     static var name: String { "TryRemoveDuplicates" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .filtering }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      [("downstream", inner.downstream), ("last", step?.previous as Any)]
+    }
+
+    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       let last = previous
       previous = input

@@ -78,6 +78,15 @@ extension Publishers.TryScan {
     static var name: String { "TryScan" }
 
     @inlinable
+    static var kind: CombineSubscriptionKind { .accumulating }
+
+    @usableFromInline
+    static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
+      let result: Any = step.map { $0.result } ?? Output?.none as Any
+      return [("downstream", inner.downstream), ("status", inner.status), ("result", result)]
+    }
+
+    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       result = try nextPartialResult(result, input)
       return .emit(result)

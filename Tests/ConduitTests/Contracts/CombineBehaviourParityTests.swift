@@ -14,12 +14,12 @@ import Testing
 struct CombineBehaviourParityTests {
   // MARK: - The subscription of the predicate operators
   //
-  // In Combine, removeDuplicates, prefix(while:), drop(while:) and the `try` forms of filter,
-  // compactMap, removeDuplicates, prefix(while:) and scan hand the subscriber a subscription of
-  // their own (Combine's FilterProducer; DropWhile has its own Inner). Once the stream has ended
-  // (cancel, a throw, a failed predicate), that subscription swallows the subscriber's later
-  // `request` and `cancel`, and a value upstream still sends is not passed on. Conduit hands
-  // the subscriber the upstream's own subscription, so those calls reach upstream.
+  // In Combine, removeDuplicates, prefix(while:), drop(while:), output(in:), encode, decode and
+  // the `try` forms of map, filter, compactMap, removeDuplicates, prefix(while:), drop(while:)
+  // and scan hand the subscriber a subscription of their own. Once the stream has ended (cancel,
+  // a throw, a failed predicate), that subscription swallows the subscriber's later `request` and
+  // `cancel`. Conduit's do the same; each operator's suite pins it (`expectOwnSubscription` and
+  // the checks beside it, Operators/OwnSubscriptionChecks.swift).
 
   /// Plain `scan` passes the upstream subscription through in Combine too.
   /// Evidence: ScanTests.swift `testRange` (`.subscription("PassthroughSubject")`) and

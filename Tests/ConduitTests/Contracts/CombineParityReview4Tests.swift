@@ -611,7 +611,7 @@ struct CombineParityReview4Tests {
     #expect(decoded.send(1) == .none)
     decoded.send(completion: .finished)
     #expect(decoded.send(3) == .none)
-    #expect(decodedRecorder.history == ["subscription(RecordingUpstream)", "value(1)", "finished"])
+    #expect(decodedRecorder.history == ["subscription(Decode)", "value(1)", "finished"])
     release(decoded, decodedRecorder)
   }
 

@@ -90,6 +90,41 @@ struct DecodeTests {
       upstream: Just("1"), decoder: IntegerTextDecoder())
     #expect(decode.upstream == Just("1"))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(
+      named: "Decode", mirrorLabels: ["downstream", "finished", "upstreamSubscription"], input: String.self
+    ) {
+      $0.decode(type: Int.self, decoder: IntegerTextDecoder())
+    }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      input: String.self, after: [.cancelled], { $0.decode(type: Int.self, decoder: IntegerTextDecoder()) }
+    ) {
+      $0.send("x")
+    }
+    expectEndedStreamPassesNothingUpstream(
+      input: String.self, after: [], { $0.decode(type: Int.self, decoder: IntegerTextDecoder()) }
+    ) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "Decode", sending: "1") {
+      $0.decode(type: Int.self, decoder: IntegerTextDecoder())
+    }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.completionPassedOn, named: "Decode", input: String.self) {
+      $0.decode(type: Int.self, decoder: IntegerTextDecoder())
+    }
+  }
 }
 
 private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {

@@ -100,4 +100,61 @@ struct DropWhileTests {
     #expect(dropWhile.predicate(1))
     #expect(!dropWhile.predicate(0))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "DropWhile", mirrorLabels: []) { $0.drop { _ in false } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.drop { _ in false } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "DropWhile", sending: 1) { $0.drop { _ in false } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.ignored, named: "DropWhile") { $0.drop { _ in false } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionIsIgnored() {
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, ParityError>(demandPerValue: .max(3))
+    var calls = 0
+    upstream
+      .drop { _ in
+        calls += 1
+        return false
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(calls == 0)
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    #expect(upstream.send(2) == .max(3))
+    #expect(subscriber.history == ["subscription(DropWhile)", "value(2)"])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>()
+      let subscriber = RecordingSubscriber<Int, ParityError>()
+      upstream.drop { _ in false }.subscribe(subscriber)
+      subscriber.subscription?.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(.none)"))
+  }
+
+  @Test func aCancelFreesASubscriberThatKeepsItsSubscription() {
+    expectCancelFreesASubscriberThatKeepsItsSubscription { subject, captured in
+      subject.drop { _ in withExtendedLifetime(captured) { false } }
+    }
+  }
 }

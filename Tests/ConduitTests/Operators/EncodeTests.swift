@@ -76,6 +76,37 @@ struct EncodeTests {
     let encode = Publishers.Encode(upstream: Just(1), encoder: DescriptionEncoder())
     #expect(encode.upstream == Just(1))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(
+      named: "Encode", mirrorLabels: ["downstream", "finished", "upstreamSubscription"], input: Int.self
+    ) {
+      $0.encode(encoder: DescriptionEncoder())
+    }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      input: Int.self, after: [.cancelled], { $0.encode(encoder: DescriptionEncoder()) }
+    ) {
+      $0.send(-1)
+    }
+    expectEndedStreamPassesNothingUpstream(input: Int.self, after: [], { $0.encode(encoder: DescriptionEncoder()) }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "Encode", sending: 1) { $0.encode(encoder: DescriptionEncoder()) }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.completionPassedOn, named: "Encode", input: Int.self) {
+      $0.encode(encoder: DescriptionEncoder())
+    }
+  }
 }
 
 private func isFinished(_ subscriber: TestSubscriber<String, any Error>) -> Bool {

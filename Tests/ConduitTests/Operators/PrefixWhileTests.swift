@@ -97,4 +97,48 @@ struct PrefixWhileTests {
     #expect(prefixWhile.upstream == Just(1))
     #expect(prefixWhile.predicate(1))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "PrefixWhile", mirrorLabels: ["downstream"]) { $0.prefix { _ in true } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.prefix { $0 < 1 } }) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.prefix { _ in true } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "PrefixWhile", sending: 1) { $0.prefix { _ in true } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.cancelEnds, named: "PrefixWhile") { $0.prefix { _ in true } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.prefix { _ in true }.subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>()
+      let subscriber = RecordingSubscriber<Int, ParityError>()
+      upstream.prefix { _ in true }.subscribe(subscriber)
+      subscriber.subscription?.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(.none)"))
+  }
 }

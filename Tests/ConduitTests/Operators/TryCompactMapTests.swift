@@ -97,4 +97,39 @@ struct TryCompactMapTests {
     #expect(subscriber.values == [2])
     #expect(failure(of: subscriber) == TryCompactMapTestError(code: 0))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryCompactMap", mirrorLabels: ["downstream"]) { $0.tryCompactMap { $0 } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      after: [.cancelled], { $0.tryCompactMap { _ -> Int? in throw TryCompactMapTestError() } }
+    ) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryCompactMap { $0 } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryCompactMap", sending: 1) { $0.tryCompactMap { $0 } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.cancelEnds, named: "TryCompactMap") { $0.tryCompactMap { $0 } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryCompactMap { $0 }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
 }

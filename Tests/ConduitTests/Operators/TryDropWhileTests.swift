@@ -101,6 +101,59 @@ struct TryDropWhileTests {
     #expect(tryDropWhile.upstream == Just(1))
     #expect(try tryDropWhile.predicate(1))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryDropWhile", mirrorLabels: []) { $0.tryDrop { _ in false } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      after: [.cancelled], { $0.tryDrop { _ in throw TryDropWhileTestError.predicate } }
+    ) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryDrop { _ in false } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryDropWhile", sending: 1) { $0.tryDrop { _ in false } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.ignored, named: "TryDropWhile") { $0.tryDrop { _ in false } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionIsIgnored() {
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(3))
+    var calls = 0
+    upstream
+      .tryDrop { _ in
+        calls += 1
+        return false
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(calls == 0)
+    #expect(subscriber.history.isEmpty)
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>()
+      let subscriber = RecordingSubscriber<Int, any Error>()
+      upstream.tryDrop { _ in false }.subscribe(subscriber)
+      subscriber.subscription?.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(.none)"))
+  }
 }
 
 private func isFinished(_ completion: Subscribers.Completion<any Error>) -> Bool {

@@ -96,4 +96,74 @@ struct TryFilterTests {
     #expect(second.values == [2, 3])
     #expect(isFinished(second))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryFilter", mirrorLabels: ["downstream"]) { $0.tryFilter { _ in true } }
+  }
+
+  @Test func afterAThrowOrACompletionRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.tryFilter { _ in throw TryFilterTestError() } }) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryFilter { _ in true } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryFilter", sending: 1) { $0.tryFilter { _ in true } }
+  }
+
+  @Test func aCancelBeforeTheSubscriptionCancelsItWhenItComes() {
+    expectEarlyEvents(.cancelEnds, named: "TryFilter") { $0.tryFilter { _ in true } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
+
+  @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(completion: .finished)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(completion:) before receive(subscription:)"))
+  }
+
+  @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.subscriberAsSubscription?.request(.max(1))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(_:) before the subscriber received the subscription"))
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>()
+      let subscriber = RecordingSubscriber<Int, any Error>()
+      upstream.tryFilter { _ in true }.subscribe(subscriber)
+      subscriber.subscription?.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(.none)"))
+  }
+
+  @Test func aCancelFreesASubscriberThatKeepsItsSubscription() {
+    expectCancelFreesASubscriberThatKeepsItsSubscription { subject, captured in
+      subject.tryFilter { _ in withExtendedLifetime(captured) { true } }
+    }
+  }
 }

@@ -153,4 +153,110 @@ struct TryMapTests {
     #expect(secondCalls == 1)
     #expect(failure(of: subscriber) == TryMapTestError(code: 9))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryMap", mirrorLabels: []) { $0.tryMap { $0 } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.tryMap { _ -> Int in throw TryMapTestError() } }) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryMap { $0 } }) { $0.send(completion: .finished) }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryMap", sending: 1) { $0.tryMap { $0 } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.ignored, named: "TryMap") { $0.tryMap { $0 } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionIsTransformedAndPassedOn() {
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(4))
+    upstream.tryMap { $0 * 10 }.subscribe(subscriber)
+    #expect(upstream.send(2) == .max(4))
+    #expect(subscriber.history == ["value(20)"])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aThrowBeforeTheSubscriptionFailsTheStreamAndCancelsTheSubscriptionWhenItComes() {
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, any Error>()
+    upstream.tryMap { _ -> Int in throw TryMapTestError(code: 4) }.subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    upstream.sendSubscription()
+    #expect(subscriber.history == ["failure(TryMapTestError(code: 4))"])
+    #expect(upstream.events == [.cancelled])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aSecondSubscriptionIsCancelledAndTheFirstStays() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+    upstream.tryMap { _ -> Int in throw TryMapTestError() }.subscribe(subscriber)
+    let second = RecordingSubscription()
+    upstream.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    #expect(upstream.events == [.requested(.max(1))])
+    upstream.send(0)
+    #expect(upstream.events == [.requested(.max(1)), .cancelled])
+    #expect(subscriber.history == ["subscription(TryMap)", "failure(TryMapTestError(code: 0))"])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aCancelFromInsideUpstreamsCancelIsNotPassedOnAgain() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = RecordingSubscriber<Int, any Error>()
+    upstream.tryMap { $0 }.subscribe(subscriber)
+    var nested = 0
+    upstream.onCancel = {
+      nested += 1
+      if nested < 5 { subscriber.subscription?.cancel() }
+    }
+    subscriber.subscription?.cancel()
+    #expect(upstream.events == [.cancelled])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aRequestFromInsideUpstreamsCancelAtAThrowIsNotPassedOn() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited)
+    upstream.tryMap { _ -> Int in throw TryMapTestError() }.subscribe(subscriber)
+    upstream.onCancel = { subscriber.subscription?.request(.max(42)) }
+    upstream.send(1)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aCancelFreesASubscriberThatKeepsItsSubscription() {
+    expectCancelFreesASubscriberThatKeepsItsSubscription { subject, captured in
+      subject.tryMap { value in withExtendedLifetime(captured) { value } }
+    }
+  }
+}
+
+/// tryMap's subscription takes no lock: cancels and requests from other threads race values.
+@Suite(.leakChecked)
+struct TryMapStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in
+      subject.setFailureType(to: (any Error).self).tryMap { $0 }.assertNoFailure().subscribe(subscriber)
+    }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.setFailureType(to: (any Error).self).tryMap { $0 }.assertNoFailure().subscribe(subscriber)
+    }
+  }
 }

@@ -100,6 +100,44 @@ struct TryPrefixWhileTests {
     #expect(tryPrefixWhile.upstream == Just(1))
     #expect(try tryPrefixWhile.predicate(1))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryPrefixWhile", mirrorLabels: ["downstream"]) { $0.tryPrefix { _ in true } }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      after: [.cancelled], { $0.tryPrefix { _ in throw TryPrefixWhileTestError.predicate } }
+    ) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.tryPrefix { $0 < 1 } }) {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryPrefix { _ in true } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryPrefixWhile", sending: 1) { $0.tryPrefix { _ in true } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.cancelEnds, named: "TryPrefixWhile") { $0.tryPrefix { _ in true } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryPrefix { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
 }
 
 private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {

@@ -93,4 +93,42 @@ struct TryRemoveDuplicatesTests {
     upstream.send(2)
     #expect(subscriber.values == [1])
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryRemoveDuplicates", mirrorLabels: ["downstream", "last"]) {
+      $0.tryRemoveDuplicates { $0 == $1 }
+    }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(
+      after: [.cancelled], { $0.tryRemoveDuplicates { _, _ in throw TryRemoveDuplicatesTestError() } }
+    ) {
+      $0.send(1)
+      $0.send(2)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryRemoveDuplicates { $0 == $1 } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryRemoveDuplicates", sending: 1) { $0.tryRemoveDuplicates { $0 == $1 } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.cancelEnds, named: "TryRemoveDuplicates") { $0.tryRemoveDuplicates { $0 == $1 } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
 }

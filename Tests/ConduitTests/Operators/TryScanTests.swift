@@ -90,4 +90,59 @@ struct TryScanTests {
     #expect(subscriber.values == [1, 11, 111])
     #expect(subscriber.violations.isEmpty)
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "TryScan", mirrorLabels: ["downstream", "status", "result"]) {
+      $0.tryScan(0) { $0 + $1 }
+    }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.tryScan(0) { _, _ in throw TryScanTestError() } })
+    {
+      $0.send(1)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.tryScan(0) { $0 + $1 } }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "TryScan", sending: 1) { $0.tryScan(0) { $0 + $1 } }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.ignored, named: "TryScan") { $0.tryScan(0) { $0 + $1 } }
+  }
+
+  @Test func aValueBeforeTheSubscriptionIsScannedAndPassedOn() {
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(4))
+    upstream.tryScan(10) { $0 + $1 }.subscribe(subscriber)
+    #expect(upstream.send(1) == .max(4))
+    #expect(subscriber.history == ["value(11)"])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aThrowBeforeTheSubscriptionIsIgnored() {
+    // As in Combine: the value is dropped and the stream goes on once the subscription comes.
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
+    upstream
+      .tryScan(0) { result, value in
+        if value < 0 { throw TryScanTestError() }
+        return result + value
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(-1) == .none)
+    upstream.sendSubscription()
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.events == [.requested(.max(1))])
+    #expect(subscriber.history == ["subscription(TryScan)", "value(5)"])
+    subscriber.forget()
+    upstream.detach()
+  }
 }
