@@ -90,4 +90,86 @@ struct RemoveDuplicatesTests {
     #expect(first.values == [1, 2])
     #expect(second.values == [1, 2])
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "RemoveDuplicates", mirrorLabels: ["downstream", "last"]) { $0.removeDuplicates() }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.removeDuplicates() }) {
+      $0.send(completion: .finished)
+    }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "RemoveDuplicates", sending: 1) { $0.removeDuplicates() }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.cancelEnds, named: "RemoveDuplicates") { $0.removeDuplicates() }
+  }
+
+  @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.send(1)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
+
+  @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.send(completion: .finished)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscriber.receive(completion:) before receive(subscription:)"))
+  }
+
+  @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.subscriberAsSubscription?.request(.max(1))
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(_:) before the subscriber received the subscription"))
+  }
+
+  @Test func requestingNoneStopsTheProcess() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      let upstream = RecordingUpstream<Int, ParityError>()
+      let subscriber = RecordingSubscriber<Int, ParityError>()
+      upstream.removeDuplicates().subscribe(subscriber)
+      subscriber.subscription?.request(.none)
+    }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("Subscription.request(.none)"))
+  }
+
+  @Test func aCancelFreesASubscriberThatKeepsItsSubscription() {
+    expectCancelFreesASubscriberThatKeepsItsSubscription { subject, captured in
+      subject.removeDuplicates { _, _ in withExtendedLifetime(captured) { false } }
+    }
+  }
+}
+
+/// removeDuplicates' subscription takes no lock: cancels and requests from other threads race
+/// values.
+@Suite(.leakChecked)
+struct RemoveDuplicatesStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in subject.removeDuplicates().subscribe(subscriber) }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.removeDuplicates().subscribe(subscriber)
+    }
+  }
 }
