@@ -52,57 +52,162 @@ extension Publishers.Output {
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
-/// Counts upstream's elements and passes on those in the range. Downstream's requests and
-/// cancellation go straight to upstream (it is handed upstream's subscription), so the
-/// counting needs no lock: it only ever runs in upstream's serialized calls.
+/// The subscriber `output(in:)` gives upstream; what it receives goes to its
+/// `OutputSubscription`, which downstream gets as its subscription, as in Combine. Upstream alone
+/// holds it, so its deinit, which has the subscription let go of the subscriber, comes after
+/// upstream's last call (see `FallibleInner`, which does the same for the operators with a step).
+/// It is described and reflected as its subscription is.
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class OutputInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CensusScoped {
+final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
+  CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
   typealias Failure = Downstream.Failure
 
-  // All the stored state below is owned by upstream's serialized calls, so the runtime
-  // exclusivity check is skipped. `downstream` is released when the output ends.
-  @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
-  @usableFromInline @exclusivity(unchecked)
-  var upstream: (any Subscription)?
-  @usableFromInline @exclusivity(unchecked)
-  var remainingUntilStart: Int
-  @usableFromInline @exclusivity(unchecked)
-  var remainingCount: Int
+  @usableFromInline
+  let subscription: OutputSubscription<Downstream>
   @usableFromInline
   let census: CensusToken
 
   @usableFromInline
-  var description: String { "Output" }
+  var description: String { subscription.description }
+  @usableFromInline
+  var playgroundDescription: Any { subscription.playgroundDescription }
+  @usableFromInline
+  var customMirror: Mirror { subscription.customMirror }
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
   init(downstream: Downstream, range: CountableRange<Int>) {
     census = CensusToken(OutputInner.self, inheritingFrom: downstream)
-    self.downstream = downstream
-    remainingUntilStart = range.lowerBound
-    remainingCount = range.count
+    subscription = OutputSubscription(downstream: downstream, range: range)
+  }
+
+  deinit {
+    subscription.release()
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    guard upstream == nil, let downstream else {
-      subscription.cancel()
-      return
-    }
-    upstream = subscription
-    downstream.receive(subscription: subscription)
+  func receive(subscription upstream: any Subscription) {
+    subscription.receive(subscription: upstream)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
+    subscription.receive(input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    subscription.receive(completion: completion)
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    subscription.request(demand)
+  }
+
+  @usableFromInline
+  func cancel() {
+    subscription.cancel()
+  }
+}
+
+/// The subscription of `output(in:)`, as Combine's is: it counts upstream's
+/// elements and passes on those in the range; at the first element after the range it cancels
+/// upstream and finishes. Once the stream has ended (that, upstream completed, downstream
+/// cancelled), downstream's requests and cancels no longer reach upstream, and the subscriber
+/// is let go of (at once when upstream's call ends it, else when its `OutputInner` goes). As in
+/// Combine, an element before upstream's subscription is counted like any other (but the range's
+/// end does not end the stream until the subscription has come), and a completion, request or
+/// cancel before it is ignored.
+///
+/// No lock: upstream's calls never overlap (contract 3), and where the stream stands is one
+/// atomic word (`SubscriptionPhase`), which the value path reads with one relaxed load.
+@usableFromInline
+final class OutputSubscription<Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  // The three below are touched only from upstream's serialized calls and from the deinit of
+  // the `OutputInner`, which comes after the last of them, so the runtime exclusivity check is
+  // skipped. `downstream` is `nil` once the stream has ended and upstream's
+  // calls have seen it.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline @exclusivity(unchecked)
+  var remainingUntilStart: Int
+  @usableFromInline @exclusivity(unchecked)
+  var remainingCount: Int
+  // Stored once by `receive(subscription:)` before `phase` says `subscribed`, and read by
+  // requests and cancels only after they see that; kept until deinit (see `SubscriptionPhase`).
+  @usableFromInline @exclusivity(unchecked)
+  var upstream: (any Subscription)?
+  @usableFromInline
+  let phase = SubscriptionPhase()
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (OutputSubscription, SubscriptionRequest) -> Void
+
+  @usableFromInline
+  var description: String { "Output" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, range: CountableRange<Int>) {
+    census = CensusToken(OutputSubscription.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    remainingUntilStart = range.lowerBound
+    remainingCount = range.count
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  // MARK: Upstream's serialized calls, through the `OutputInner`
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    guard phase.isAwaitingSubscription, let downstream else {
+      subscription.cancel()
+      return
+    }
+    upstream = subscription
+    guard phase.subscribe() else {
+      // Ended before it came; nothing reads `upstream` unless subscribed.
+      upstream = nil
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if !phase.isSubscribed {
+      switch phase.admitValue(.accumulating) {
+      case .handle: break
+      case .ignore: return .none
+      case .release:
+        release()
+        return .none
+      }
+    }
     guard let downstream else { return .none }
     if remainingUntilStart > 0 {
       remainingUntilStart -= 1
@@ -112,24 +217,51 @@ final class OutputInner<Downstream: Subscriber>: Subscriber, CustomStringConvert
       remainingCount -= 1
       return downstream.receive(input)
     }
-    let upstream = self.upstream
+    guard let ending = phase.end(.accumulating) else { return .none }
     release()
-    upstream?.cancel()
-    downstream.receive(completion: .finished)
+    if ending.cancelsUpstream { upstream?.cancel() }
+    if ending.completesDownstream { downstream.receive(completion: .finished) }
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    guard let downstream else { return }
-    release()
-    downstream.receive(completion: completion)
+    switch phase.admitCompletion(.accumulating) {
+    case .handle:
+      let downstream = self.downstream
+      release()
+      downstream?.receive(completion: completion)
+    case .ignore: break
+    case .release: release()
+    }
   }
 
+  /// Lets go of what upstream's calls use.
   @inlinable
   func release() {
     downstream = nil
-    upstream = nil
+  }
+
+  // MARK: Subscription (downstream's calls, from any thread)
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    if phase.admitRequest(demand, .accumulating) { upstream?.request(demand) }
+  }
+
+  @inlinable
+  func handleCancel() {
+    if phase.cancel(.accumulating) { upstream?.cancel() }
   }
 }
 

@@ -177,4 +177,74 @@ struct OutputTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("must not start below 0"))
   }
+
+  // MARK: Its own subscription, as Combine's
+
+  @Test func theSubscriberGetsTheOperatorsOwnSubscription() {
+    expectOwnSubscription(named: "Output", mirrorLabels: []) { $0.output(in: 0..<3) }
+  }
+
+  @Test func afterTheStreamEndsRequestsAndCancelsStayHere() {
+    expectEndedStreamPassesNothingUpstream(after: [.cancelled], { $0.output(at: 0) }) {
+      $0.send(1)
+      $0.send(2)
+    }
+    expectEndedStreamPassesNothingUpstream(after: [], { $0.output(at: 0) }) { $0.send(completion: .finished) }
+  }
+
+  @Test func cancelReachesUpstreamOnceAndEndsTheStream() {
+    expectCancelEndsTheStream(named: "Output", sending: 1) { $0.output(in: 0..<3) }
+  }
+
+  @Test func whatComesBeforeTheSubscriptionIsHandledAsInCombine() {
+    expectEarlyEvents(.ignored, named: "Output") { $0.output(in: 0..<3) }
+  }
+
+  @Test func valuesBeforeTheSubscriptionAreCountedAfterAnIgnoredCompletion() {
+    // As in Combine: the completion is ignored, and values are counted and passed on.
+    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, ParityError>(demandPerValue: .max(42))
+    upstream.output(in: 1..<3).subscribe(subscriber)
+    upstream.send(completion: .failure(ParityError()))
+    #expect(upstream.send(1) == .max(1))
+    #expect(upstream.send(2) == .max(42))
+    #expect(upstream.send(3) == .max(42))
+    // The range is over, but as in Combine the stream ends only once the subscription is there.
+    #expect(upstream.send(4) == .none)
+    #expect(subscriber.history == ["value(2)", "value(3)"])
+    upstream.sendSubscription()
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.events == [.cancelled])
+    #expect(subscriber.history == ["value(2)", "value(3)", "subscription(Output)", "finished"])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func requestingNonePassesUpstream() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = RecordingSubscriber<Int, ParityError>()
+    upstream.output(in: 0..<3).subscribe(subscriber)
+    subscriber.subscription?.request(.none)
+    #expect(upstream.events == [.requested(.none)])
+    subscriber.forget()
+    upstream.detach()
+  }
+
+  @Test func aCancelFreesASubscriberThatKeepsItsSubscription() {
+    expectCancelFreesASubscriberThatKeepsItsSubscription { subject, _ in subject.output(in: 0..<5) }
+  }
+}
+
+/// output(in:)'s subscription takes no lock: cancels and requests from other threads race values.
+@Suite(.leakChecked)
+struct OutputStressTests {
+  @Test func cancelRacingValuesStopsDelivery() {
+    expectCancelRacingValuesStopsDelivery { subject, subscriber in subject.output(in: 0...).subscribe(subscriber) }
+  }
+
+  @Test func requestAndCancelFromInsideReceiveStopAtTheCancel() {
+    expectRequestAndCancelFromInsideReceiveStopsAtTheCancel { subject, subscriber in
+      subject.output(in: 0...).subscribe(subscriber)
+    }
+  }
 }

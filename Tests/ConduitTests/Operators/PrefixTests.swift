@@ -29,4 +29,7 @@ struct PrefixTests {
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
 
+  @Test func theSubscriberGetsOutputsOwnSubscription() {
+    expectOwnSubscription(named: "Output", mirrorLabels: []) { $0.prefix(2) }
+  }
 }
