@@ -259,4 +259,21 @@ struct TryMapStressTests {
       subject.setFailureType(to: (any Error).self).tryMap { $0 }.assertNoFailure().subscribe(subscriber)
     }
   }
+
+  @Test func requestsFromOtherThreadsRaceValues() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    subject.tryMap { $0 }.subscribe(subscriber)
+    runOnThreads(4) { thread in
+      if thread < 2 {
+        for index in 0..<2_000 { subject.send(index) }
+      } else {
+        for _ in 0..<1_000 { subscriber.request(.max(1)) }
+      }
+    }
+    // The subject drops what comes without demand; what did come was asked for.
+    #expect(subscriber.values.count <= 2_000)
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
 }
