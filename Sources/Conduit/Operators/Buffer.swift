@@ -4,11 +4,12 @@ extension Publishers {
   /// A publisher that buffers elements received from an upstream publisher.
   ///
   /// Elements the downstream has not asked for yet wait in the buffer, up to `size` of them;
-  /// `whenFull` decides what happens to one more. When the upstream finishes, the buffered
-  /// elements are delivered before the completion. When the upstream fails, the failure is
-  /// delivered at once and buffered elements are discarded, as in Combine. A `.customError`
-  /// overflow ends the same way; Combine instead holds that failure until the downstream next
-  /// requests, which a subscriber that has stopped requesting would never see.
+  /// `whenFull` decides what happens to one more (a buffer of size zero is always full). As in
+  /// Combine, a completion waits behind the buffered elements: the upstream's finish goes out once
+  /// the buffer is empty and the downstream has demand; a failure (the upstream's, or the one a
+  /// `.customError` strategy makes) goes out after the buffered elements the downstream has demand
+  /// for, and at once, discarding the rest, when it has none. A `.customError` overflow cancels the
+  /// upstream at once but, as in Combine, fails only at the downstream's next request.
   ///
   /// ```swift
   /// let cancellable = subject
@@ -63,103 +64,278 @@ extension Publishers.Buffer {
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
-/// Holds elements until the downstream asks for them.
+/// The decisions of a `buffer` subscription, kept apart from its calls out (DESIGN.md §3): each
+/// event updates the state under the subscription's lock and says what the subscription does
+/// once the lock is released.
 ///
-/// Elements reach the downstream from the upstream's calls and from the downstream's own
-/// requests, possibly on different threads; whichever thread sets `delivering` owns the
-/// downstream and delivers until there is nothing more it may deliver. The thread that
-/// subscribes owns it from the start, so elements that arrive before the downstream has its
-/// subscription wait in the buffer.
+/// Elements reach the downstream from the upstream's calls and from the downstream's requests,
+/// possibly on different threads; whichever call sets `delivering` owns the downstream and asks
+/// `nextStep` what to deliver until there is nothing more it may deliver. The subscribing call
+/// owns it from the start, so that what arrives before the downstream has its subscription waits.
+@usableFromInline
+struct BufferStateMachine<Input, Failure: Error> {
+  @usableFromInline
+  enum Phase {
+    case awaitingSubscription
+    case subscribed
+    /// The buffer overflowed with `.customError`; the error is being made, out of the lock.
+    case overflowing
+    /// The downstream has its completion, or cancelled.
+    case terminal
+  }
+
+  /// What the subscription lets go of when the stream ends, after the lock: the deinits of the
+  /// elements, of the strategy's closure and of the upstream subscription may call back into it.
+  @usableFromInline
+  struct Released {
+    @usableFromInline
+    var values: ValueQueue<Input>
+    @usableFromInline
+    var whenFull: Publishers.BufferingStrategy<Failure>
+    @usableFromInline
+    var upstream: (any Subscription)?
+
+    @inlinable
+    init(values: ValueQueue<Input>, whenFull: Publishers.BufferingStrategy<Failure>, upstream: (any Subscription)?) {
+      self.values = values
+      self.whenFull = whenFull
+      self.upstream = upstream
+    }
+  }
+
+  /// What to do with an element from the upstream.
+  @usableFromInline
+  enum ValueAction {
+    /// Buffered, or dropped; `dropped` is the element `.dropOldest` made room by.
+    case absorbed(dropped: Input?)
+    /// This call owns the downstream and hands it the element at once, the buffer being empty.
+    case deliver(Input)
+    /// Buffered, and this call owns the downstream: it delivers what it may.
+    case drain
+    /// The buffer is full under `.customError`: the error is made, then `overflowed` told.
+    case overflow(() -> Failure)
+  }
+
+  /// What to do once a request or a completion has been recorded.
+  @usableFromInline
+  enum DrainAction {
+    case none
+    /// This call owns the downstream; with `.keepFull`, what it delivers is asked of `refill`.
+    case drain(refill: (any Subscription)?)
+  }
+
+  /// What the owner of the downstream does next.
+  @usableFromInline
+  enum Step {
+    case deliver(Input)
+    case complete(Subscribers.Completion<Failure>, Released)
+    /// The downstream cancelled while this call delivered: let it go.
+    case release
+    case idle
+  }
+
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  var values = ValueQueue<Input>()
+  /// Requested by the downstream and not yet delivered.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// The upstream's completion, or the overflow's failure, waiting to go out.
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  /// Whether some call owns the downstream.
+  @usableFromInline
+  var delivering = true
+  @usableFromInline
+  var whenFull: Publishers.BufferingStrategy<Failure>
+  @usableFromInline
+  let size: Int
+  @usableFromInline
+  let keepsFull: Bool
+
+  @inlinable
+  init(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
+    self.size = size
+    self.keepsFull = prefetch == .keepFull
+    self.whenFull = whenFull
+  }
+
+  /// The upstream's subscription: returns the demand to ask of it, or `nil` to cancel it (a
+  /// second one, or one after the end).
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
+    guard case .awaitingSubscription = phase else { return nil }
+    phase = .subscribed
+    upstream = subscription
+    // As in Combine: as many as fit with `.keepFull`, all of them with `.byRequest`.
+    return keepsFull ? .max(size) : .unlimited
+  }
+
+  /// An element from the upstream. As in Combine, one is taken after the upstream finished (it
+  /// goes out before the finish), and ignored after a failure, before the subscription and after
+  /// the end.
+  @inlinable
+  mutating func receive(_ input: Input) -> ValueAction {
+    guard case .subscribed = phase else { return .absorbed(dropped: nil) }
+    if case .failure? = completion { return .absorbed(dropped: nil) }
+    var dropped: Input?
+    if values.count >= size {
+      switch whenFull {
+      case .dropNewest:
+        return .absorbed(dropped: nil)
+      case .dropOldest:
+        // A buffer of size zero has no oldest element to make room with.
+        guard let oldest = values.popFirst() else { return .absorbed(dropped: nil) }
+        dropped = oldest
+      case .customError(let makeError):
+        phase = .overflowing
+        return .overflow(makeError)
+      }
+    }
+    guard !delivering, demand > 0 else {
+      values.append(input)
+      return .absorbed(dropped: dropped)
+    }
+    delivering = true
+    guard values.isEmpty else {
+      values.append(input)
+      return .drain
+    }
+    takeOne()
+    return .deliver(input)
+  }
+
+  /// The error `.customError` made: the stream fails with it at the downstream's next request,
+  /// as in Combine, and the upstream is cancelled now. Returns the upstream to cancel, unless the
+  /// downstream cancelled meanwhile (which cancelled it).
+  @inlinable
+  mutating func overflowed(with error: Failure) -> (any Subscription)? {
+    guard case .overflowing = phase else { return nil }
+    phase = .subscribed
+    completion = .failure(error)
+    // Kept, as Combine keeps it, until the failure has gone out: a refill that follows the last
+    // elements is still asked of it.
+    return upstream
+  }
+
+  /// The upstream's completion: the first is kept until it may go out; others are ignored, as in
+  /// Combine, as is one before the subscription.
+  @inlinable
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> DrainAction {
+    guard case .subscribed = phase, self.completion == nil else { return .none }
+    self.completion = completion
+    return claimDelivery(refill: nil)
+  }
+
+  /// A request from the downstream: any demand, `.none` too, as in Combine. One before the
+  /// subscription is ignored.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> DrainAction {
+    switch phase {
+    case .subscribed, .overflowing:
+      demand += more
+      return claimDelivery(refill: keepsFull ? upstream : nil)
+    case .awaitingSubscription, .terminal:
+      return .none
+    }
+  }
+
+  /// The downstream's cancel: returns what to let go of, with the upstream to cancel, and whether
+  /// this call owns the downstream (and releases it); `nil` if there is nothing to do. A cancel
+  /// before the subscription is ignored, as in Combine.
+  @inlinable
+  mutating func cancel() -> (released: Released, ownsDelivery: Bool)? {
+    switch phase {
+    case .subscribed, .overflowing:
+      let released = end()
+      guard !delivering else { return (released, false) }
+      delivering = true
+      return (released, true)
+    case .awaitingSubscription, .terminal:
+      return nil
+    }
+  }
+
+  /// Asked by the owner of the downstream, after adding the demand the last element returned:
+  /// the next element while there is demand, then the completion once it is due: a finish when
+  /// the buffer is empty and there is demand, a failure when either runs out.
+  @inlinable
+  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+    switch phase {
+    case .subscribed, .overflowing:
+      demand += more
+      if demand > 0 {
+        if let value = values.popFirst() {
+          takeOne()
+          return .deliver(value)
+        }
+        if let completion, case .subscribed = phase { return .complete(completion, end()) }
+      } else if case .failure? = completion, case .subscribed = phase {
+        return .complete(completion!, end())
+      }
+      delivering = false
+      return .idle
+    case .terminal:
+      return .release
+    case .awaitingSubscription:
+      delivering = false
+      return .idle
+    }
+  }
+
+  @inlinable
+  mutating func claimDelivery(refill: (any Subscription)?) -> DrainAction {
+    guard !delivering else { return .none }
+    delivering = true
+    return .drain(refill: refill)
+  }
+
+  @inlinable
+  mutating func takeOne() {
+    if demand != .unlimited { demand -= 1 }
+  }
+
+  /// Ends the stream: forgets the upstream, the buffered elements and the strategy's closure,
+  /// and returns them to be let go of after the lock.
+  @inlinable
+  mutating func end() -> Released {
+    phase = .terminal
+    var released = Released(values: ValueQueue(), whenFull: .dropNewest, upstream: nil)
+    swap(&released.values, &values)
+    swap(&released.whenFull, &whenFull)
+    swap(&released.upstream, &upstream)
+    return released
+  }
+}
+
+/// Holds elements until the downstream asks for them; its decisions are a `BufferStateMachine`'s.
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
 final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CensusScoped,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input
   @usableFromInline
   typealias Failure = Downstream.Failure
-
   @usableFromInline
-  enum Phase {
-    case awaitingSubscription
-    case active
-    /// The upstream finished; the buffer drains before the completion goes out.
-    case finished
-    /// The buffer overflowed with `.customError`; the error is being made.
-    case overflowing
-    /// A failure waits for the delivering thread.
-    case failing(Failure)
-    case cancelled
-    case done
-  }
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase = Phase.awaitingSubscription
-    @usableFromInline
-    var upstream: (any Subscription)?
-    @usableFromInline
-    var values = ValueQueue<Input>()
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    var delivering = true
-    @usableFromInline
-    var whenFull: Publishers.BufferingStrategy<Failure>
-
-    @inlinable
-    init(whenFull: Publishers.BufferingStrategy<Failure>) {
-      self.whenFull = whenFull
-    }
-
-    @inlinable
-    mutating func claimDelivery() -> Bool {
-      if delivering { return false }
-      delivering = true
-      return true
-    }
-
-    /// Forgets the upstream, the buffered elements and the strategy's closure.
-    @inlinable
-    mutating func end(_ phase: Phase) -> (any Subscription)? {
-      self.phase = phase
-      values.removeAll()
-      whenFull = .dropNewest
-      defer { upstream = nil }
-      return upstream
-    }
-  }
-
-  @usableFromInline
-  enum Arrival {
-    case absorbed
-    case deliver
-    case overflow(() -> Failure, upstream: (any Subscription)?)
-  }
-
-  @usableFromInline
-  enum Step {
-    case deliver(Input)
-    case complete(Subscribers.Completion<Failure>)
-    case release
-    case idle
-  }
+  typealias Machine = BufferStateMachine<Input, Failure>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
-  // Owned by the thread that set `state.delivering`; released when the subscription ends.
+  let state: Locked<Machine>
+  // Owned by the call that set `state.delivering`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
+  // Immutable: whether delivered elements are asked of the upstream again (`.keepFull`).
   @usableFromInline
-  let size: Int
-  @usableFromInline
-  let prefetch: Publishers.PrefetchStrategy
+  let keepsFull: Bool
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -169,7 +345,22 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   @usableFromInline
   var description: String { "Buffer" }
   @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
+
+  /// The buffered elements, the state, the demand not yet met and the completion waiting, as
+  /// Combine reflects them.
+  @usableFromInline
+  var customMirror: Mirror {
+    let (values, phase, demand, completion) = state.withLock {
+      ($0.values.elements, $0.phase, $0.demand, $0.completion)
+    }
+    let children: [Mirror.Child] = [
+      ("values", values), ("state", phase), ("downstreamDemand", demand), ("terminal", completion as Any),
+    ]
+    return Mirror(self, children: children)
+  }
 
   @inlinable
   init(
@@ -177,10 +368,9 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     whenFull: Publishers.BufferingStrategy<Failure>
   ) {
     census = CensusToken(BufferInner.self, inheritingFrom: downstream)
-    state = Locked(State(whenFull: whenFull))
+    state = Locked(Machine(size: size, prefetch: prefetch, whenFull: whenFull))
     self.downstream = downstream
-    self.size = size
-    self.prefetch = prefetch
+    keepsFull = prefetch == .keepFull
     handle = SubscriptionRequest.dispatcher()
   }
 
@@ -188,87 +378,43 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = state.withLock { state -> Bool in
-      guard case .awaitingSubscription = state.phase else { return false }
-      state.phase = .active
-      state.upstream = subscription
-      return true
-    }
-    guard accepted else {
+    guard let initial = state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
       return
     }
     // As in Combine, the upstream is asked before the downstream has its subscription.
-    let initial = prefetch == .keepFull ? Subscribers.Demand.max(size) : .unlimited
     if initial != .none { subscription.request(initial) }
     downstream?.receive(subscription: self)
-    requestRefill(drain(more: .none, delivered: 0))
+    // This call has owned the downstream since the start; what came meanwhile goes out now.
+    drain(more: .none, delivered: 0, refill: keepsFull ? subscription : nil)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let arrival = state.withLock { state -> Arrival in
-      guard case .active = state.phase else { return .absorbed }
-      if !state.delivering && state.demand != .none && state.values.isEmpty {
-        state.delivering = true
-        if state.demand != .unlimited { state.demand -= 1 }
-        return .deliver
-      }
-      if state.values.count < size {
-        state.values.append(input)
-        return .absorbed
-      }
-      switch state.whenFull {
-      case .dropNewest:
-        return .absorbed
-      case .dropOldest:
-        // A buffer of size zero has no oldest element to make room with.
-        guard state.values.popFirst() != nil else { return .absorbed }
-        state.values.append(input)
-        return .absorbed
-      case .customError(let makeError):
-        return .overflow(makeError, upstream: state.end(.overflowing))
-      }
-    }
-    switch arrival {
+    // What the action holds (an element `.dropOldest` dropped) is let go of after the lock.
+    switch state.withLock({ $0.receive(input) }) {
     case .absorbed:
       return .none
-    case .deliver:
+    case .deliver(let input):
       let more = downstream?.receive(input) ?? .none
-      let delivered = drain(more: more, delivered: 1)
-      return prefetch == .keepFull ? .max(delivered) : .none
-    case .overflow(let makeError, let upstream):
+      let delivered = drain(more: more, delivered: 1, refill: nil)
+      return keepsFull ? .max(delivered) : .none
+    case .drain:
+      let delivered = drain(more: .none, delivered: 0, refill: nil)
+      return keepsFull ? .max(delivered) : .none
+    case .overflow(let makeError):
       let error = makeError()
-      upstream?.cancel()
-      let owns = state.withLock { state -> Bool in
-        guard case .overflowing = state.phase else { return false }
-        state.phase = .failing(error)
-        return state.claimDelivery()
-      }
-      if owns { _ = drain(more: .none, delivered: 0) }
+      state.withLock { $0.overflowed(with: error) }?.cancel()
       return .none
     }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    // The values a failure drops leave after the lock: their deinits may cancel this
-    // subscription.
-    var dropped = ValueQueue<Input>()
-    let owns = state.withLock { state -> Bool in
-      guard case .active = state.phase else { return false }
-      switch completion {
-      case .finished:
-        state.phase = .finished
-        state.upstream = nil
-        state.whenFull = .dropNewest
-      case .failure(let error):
-        swap(&state.values, &dropped)
-        _ = state.end(.failing(error))
-      }
-      return state.claimDelivery()
+    // As in Combine, nothing is asked of the upstream for what this delivers.
+    if case .drain = state.withLock({ $0.receive(completion: completion) }) {
+      drain(more: .none, delivered: 0, refill: nil)
     }
-    if owns { requestRefill(drain(more: .none, delivered: 0)) }
   }
 
   // MARK: Downstream
@@ -285,95 +431,45 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
-    demand.assertPositive()
-    let owns = state.withLock { state -> Bool in
-      switch state.phase {
-      case .active, .finished:
-        state.demand += demand
-        return !state.values.isEmpty && state.claimDelivery()
-      default:
-        return false
-      }
+    if case .drain(let refill) = state.withLock({ $0.request(demand) }) {
+      drain(more: .none, delivered: 0, refill: refill)
     }
-    if owns { requestRefill(drain(more: .none, delivered: 0)) }
   }
 
   @inlinable
   func handleCancel() {
-    // The values dropped leave after the lock: their deinits may cancel this subscription.
-    var dropped = ValueQueue<Input>()
-    let ended = state.withLock { state -> ((any Subscription)?, Bool)? in
-      switch state.phase {
-      case .cancelled, .done: return nil
-      default:
-        swap(&state.values, &dropped)
-        return (state.end(.cancelled), state.claimDelivery())
-      }
-    }
-    guard let (upstream, owns) = ended else { return }
-    upstream?.cancel()
-    if owns { _ = drain(more: .none, delivered: 0) }
+    guard let (released, owns) = state.withLock({ $0.cancel() }) else { return }
+    released.upstream?.cancel()
+    if owns { downstream = nil }
   }
 
   // MARK: Delivery
 
-  /// With `.keepFull`, asks the upstream for as many elements as were handed downstream.
-  @inlinable
-  func requestRefill(_ delivered: Int) {
-    guard prefetch == .keepFull, delivered > 0 else { return }
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard case .active = state.phase else { return nil }
-      return state.upstream
-    }
-    upstream?.request(.max(delivered))
-  }
-
-  /// Runs while this thread owns delivery: delivers buffered elements while there is demand,
-  /// then the completion once it is due. Returns how many elements were delivered, counting
-  /// the `delivered` already handed over by the caller.
-  @inlinable
-  func drain(more initial: Subscribers.Demand, delivered initialCount: Int) -> Int {
+  /// Runs while this call owns the downstream: delivers what the state machine says, then, with
+  /// `.keepFull`, asks `refill` for as many elements as were delivered. Returns how many were
+  /// delivered, counting the `delivered` already handed over by the caller.
+  @inlinable @discardableResult
+  func drain(more initial: Subscribers.Demand, delivered initialCount: Int, refill: (any Subscription)?) -> Int {
     var more = initial
     var delivered = initialCount
     while true {
-      let step = state.withLock { state -> Step in
-        switch state.phase {
-        case .active, .finished:
-          if more != .none { state.demand += more }
-          if state.demand != .none, let value = state.values.popFirst() {
-            if state.demand != .unlimited { state.demand -= 1 }
-            return .deliver(value)
-          }
-          if case .finished = state.phase, state.values.isEmpty {
-            state.phase = .done
-            return .complete(.finished)
-          }
-          state.delivering = false
-          return .idle
-        case .failing(let error):
-          state.phase = .done
-          return .complete(.failure(error))
-        case .cancelled, .done:
-          state.phase = .done
-          return .release
-        case .awaitingSubscription, .overflowing:
-          state.delivering = false
-          return .idle
-        }
-      }
-      switch step {
+      switch state.withLock({ $0.nextStep(adding: more) }) {
       case .deliver(let value):
         more = downstream?.receive(value) ?? .none
         delivered += 1
-      case .complete(let completion):
+      case .complete(let completion, _):
+        // What the stream held is let go of with the step, after the lock.
         let downstream = self.downstream
         self.downstream = nil
         downstream?.receive(completion: completion)
+        // As in Combine, the refill follows the last elements even when the completion did.
+        if let refill, delivered > 0 { refill.request(.max(delivered)) }
         return delivered
       case .release:
         downstream = nil
         return delivered
       case .idle:
+        if let refill, delivered > 0 { refill.request(.max(delivered)) }
         return delivered
       }
     }

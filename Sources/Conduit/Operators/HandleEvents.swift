@@ -301,7 +301,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   func handleDemand(_ demand: Subscribers.Demand) {
     // As in Combine, any demand, `.none` too, is reported and passed on; one made before the
     // subscription is only reported.
-    let forwarded = whileSubscribed { targets in
+    let forwarded: Void? = whileSubscribed { targets in
       targets.handlers.receiveRequest?(demand)
       targets.upstream.request(demand)
     }

@@ -304,6 +304,9 @@ struct FlatteningRaceStressTests {
       ],
       check: { round in
         if round.subscriber.values != [1, 2] { return "values \(round.subscriber.values)" }
+        // The finish waits for demand beyond the last element, as in Combine.
+        if round.subscriber.completion != nil { return "completed without demand" }
+        round.subscriber.request(.max(1))
         if round.subscriber.completion != .finished { return "no completion" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
         return nil

@@ -93,7 +93,10 @@ struct BufferTests {
     subscriber.cancel()
   }
 
-  @Test func customErrorFailsAtOnceAndCancelsTheUpstream() {
+  // As in Combine (OpenCombine's BufferTests.swift `testBufferingInputFailingWhenBufferIsFull`):
+  // the upstream is cancelled at once, the failure goes out at the next request, after the
+  // buffered elements asked for.
+  @Test func customErrorCancelsTheUpstreamAndFailsAfterTheBufferedElements() {
     let upstream = HandDrivenPublisher<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     var calls = 0
@@ -112,27 +115,45 @@ struct BufferTests {
     upstream.send(3)
     #expect(calls == 1)
     #expect(upstream.link?.isCancelled == true)
-    // The failure is delivered at once; buffered elements are discarded.
-    #expect(subscriber.events == [.subscription, .completion(.failure(.full))])
+    #expect(subscriber.events == [.subscription])
     subscriber.request(.max(3))
-    #expect(subscriber.events.count == 2)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(.full))])
+    subscriber.request(.max(1))
+    #expect(subscriber.events.count == 4)
   }
 
-  @Test func aBufferOfZeroAppliesTheStrategyToEveryHeldElement() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
-    upstream.buffer(size: 0, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+  // As in Combine (OpenCombine's BufferTests.swift `testDeadlockWhenErroringOnFullBuffer`, where
+  // a buffer of size zero makes its error at the first element despite the demand): a buffer of
+  // size zero is always full, so every element meets the strategy.
+  @Test func aBufferOfZeroIsAlwaysFull() {
+    for whenFull in [Publishers.BufferingStrategy<BufferTestError>.dropOldest, .dropNewest] {
+      let upstream = HandDrivenPublisher<Int, BufferTestError>()
+      let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .max(1))
+      upstream.buffer(size: 0, prefetch: .byRequest, whenFull: whenFull).subscribe(subscriber)
+      upstream.send(1)
+      subscriber.request(.max(1))
+      upstream.send(2)
+      #expect(subscriber.values.isEmpty)
+      subscriber.cancel()
+    }
+    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .max(2))
+    upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
+    #expect(upstream.link?.requests == [])
     upstream.send(1)
-    upstream.send(2)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.events == [.subscription])
     subscriber.request(.max(1))
-    upstream.send(3)
-    #expect(subscriber.values == [1, 3])
-    subscriber.cancel()
+    #expect(subscriber.events == [.subscription, .completion(.failure(.full))])
   }
 
   // MARK: Completion
 
-  @Test func finishesAfterTheBufferDrains() {
+  // As in Combine (OpenCombine's BufferTests.swift `testReceiveValueAfterFinishing`): the finish
+  // goes out once the buffer is empty and the downstream has demand left, so after the last
+  // element it waits for one more request; refills are asked of the upstream as it drains, as
+  // Combine asks them, though it finished.
+  @Test func finishesOnceTheBufferHasDrainedAndTheDownstreamAsks() {
     let upstream = HandDrivenPublisher<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
@@ -143,14 +164,23 @@ struct BufferTests {
     subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .value(1)])
     subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
-    #expect(upstream.link?.requests == [.max(5)])
+    #expect(upstream.link?.requests == [.max(5), .max(1), .max(1)])
   }
 
-  @Test func finishesAtOnceWhenTheBufferIsEmpty() {
+  // As in Combine (OpenCombine's BufferTests.swift `testReceiveValueAfterFinishing`): the finish
+  // waits for demand, with an empty buffer too.
+  @Test func aFinishWaitsForDemandEvenWithAnEmptyBuffer() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     Empty<Int, Never>().buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .completion(.finished)])
+    let unlimited = TestSubscriber<Int, Never>()
+    Empty<Int, Never>().buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(unlimited)
+    #expect(unlimited.events == [.subscription, .completion(.finished)])
   }
 
   @Test func aFailureIsDeliveredAtOnceAndDiscardsTheBuffer() {
@@ -262,6 +292,8 @@ struct BufferStressTests {
     }
     group.wait()
     #expect(subscriber.values == Array(0..<count))
+    // The finish waits for demand beyond the last element, as in Combine.
+    subscriber.request(.max(1))
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
   }
@@ -308,5 +340,256 @@ struct ValueQueueTests {
     #expect(released == nil)
     queue.removeAll()
     #expect(queue.isEmpty)
+  }
+}
+
+// MARK: As Combine (OpenCombine's BufferTests.swift)
+
+extension BufferTests {
+  // `testRecursion…`, `testRequestingFiniteDemand…`: a request for nothing is accepted; with a
+  // failure waiting and no demand, it lets the failure out.
+  @Test func aRequestForNothingIsAccepted() {
+    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
+    upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .full }).subscribe(subscriber)
+    subscriber.request(.none)
+    upstream.send(1)
+    subscriber.request(.none)
+    #expect(subscriber.events == [.subscription])
+    upstream.send(2)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.none)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.full))])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  // `testRequestingFiniteDemandKeepFullCustomError`: the refill that follows the last elements is
+  // asked of the upstream, though the overflow cancelled it, as Combine asks it.
+  @Test func keepFullRefillsAfterTheOverflowAsCombineDoes() {
+    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let subscriber = RecordingSubscriber<Int, BufferTestError>()
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
+    for value in 0..<4 { #expect(upstream.send(value) == .none) }
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    subscriber.subscription?.request(.max(3))
+    subscriber.subscription?.request(.max(1))
+    #expect(subscriber.history == ["subscription(Buffer)", "value(0)", "value(1)", "failure(full)"])
+    #expect(upstream.events == [.requested(.max(2)), .cancelled, .requested(.max(2))])
+    upstream.detach()
+    subscriber.forget()
+  }
+
+  // `testReceiveValueAfterFinishing`, `testReceiveValueAfterFailing`: an element that comes after
+  // the upstream finished goes out before the finish; after a failure, nothing is taken.
+  @Test func anElementAfterTheFinishGoesOutBeforeIt() {
+    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
+    upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.failed))
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    subscriber.request(.max(2))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    upstream.detach()
+
+    let failing = RecordingUpstream<Int, BufferTestError>()
+    let failed = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
+    failing.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(failed)
+    failing.send(completion: .failure(.failed))
+    failing.send(completion: .finished)
+    #expect(failing.send(1) == .none)
+    failed.request(.max(2))
+    #expect(failed.events == [.subscription, .completion(.failure(.failed))])
+    #expect(failing.events == [.requested(.unlimited)])
+    failing.detach()
+  }
+
+  // `testFailWhileSendingValues`: a failure that comes while the buffer drains goes out after the
+  // elements the downstream asked for (Combine sends two of them after the failure, which the
+  // contracts forbid).
+  @Test func aFailureWhileDrainingGoesOutAfterTheElementsAskedFor() {
+    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let subscriber = RecordingSubscriber<Int, BufferTestError>()
+    upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
+    subscriber.onValue = { _ in
+      upstream.send(completion: .failure(.failed))
+      return .none
+    }
+    for value in 1...5 { upstream.send(value) }
+    subscriber.subscription?.request(.max(3))
+    #expect(subscriber.history == ["subscription(Buffer)", "value(1)", "value(2)", "value(3)", "failure(failed)"])
+    upstream.detach()
+    subscriber.forget()
+  }
+
+  // `testBuffer…CancelBeforeSubscription`, `…ReceiveValueBeforeSubscription`,
+  // `…ReceiveCompletionBeforeSubscription`: before the subscription, a cancel, a value and a
+  // completion are ignored; the subscription, when it comes, is asked and handed on.
+  @Test func whatComesBeforeTheSubscriptionIsIgnored() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    let early = try #require(upstream.operatorSubscription)
+    early.request(.max(1))
+    early.cancel()
+    #expect(upstream.send(0) == .none)
+    upstream.send(completion: .finished)
+    #expect(subscriber.history.isEmpty)
+    upstream.sendSubscription()
+    #expect(upstream.requests == [.max(2)])
+    #expect(upstream.cancelCount == 0)
+    #expect(subscriber.history == ["subscription(Buffer)"])
+    #expect(upstream.send(1) == .max(1))
+    #expect(subscriber.history == ["subscription(Buffer)", "value(1)"])
+    subscriber.subscription?.cancel()
+    #expect(upstream.cancelCount == 1)
+    subscriber.forget()
+  }
+
+  // `testBufferReflection`.
+  @Test func reflectsAsCombineDoes() throws {
+    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.buffer(size: 13, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
+    let inner = try #require(upstream.operatorSubscriber)
+    #expect((inner as? any CustomStringConvertible)?.description == "Buffer")
+    #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Buffer")
+    let mirror = try #require((inner as? any CustomReflectable)?.customMirror)
+    #expect(mirror.children.map(\.label) == ["values", "state", "downstreamDemand", "terminal"])
+    #expect(
+      mirror.children.map { String(describing: $0.value) }.enumerated().filter { $0.offset != 1 }.map(\.element) == [
+        "[]", "max(0)", "nil",
+      ])
+    upstream.sendSubscription()
+    upstream.send(7)
+    let buffered = try #require((inner as? any CustomReflectable)?.customMirror)
+    #expect(String(describing: buffered.children.first!.value) == "[7]")
+    subscriber.cancel()
+  }
+}
+
+/// The buffer's decisions, without threads or a downstream.
+@Suite(.leakChecked)
+struct BufferStateMachineTests {
+  fileprivate typealias Machine = BufferStateMachine<Int, BufferTestError>
+
+  private func subscribed(size: Int, whenFull: Publishers.BufferingStrategy<BufferTestError>) -> Machine {
+    var machine = Machine(size: size, prefetch: .byRequest, whenFull: whenFull)
+    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .unlimited)
+    // The subscribing call owns the downstream until it has drained.
+    guard case .idle = machine.nextStep(adding: .none) else {
+      Issue.record("a fresh buffer has nothing to deliver")
+      return machine
+    }
+    return machine
+  }
+
+  @Test func aSecondSubscriptionIsRefused() {
+    var machine = subscribed(size: 1, whenFull: .dropNewest)
+    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == nil)
+  }
+
+  @Test func anElementWithDemandAndAnEmptyBufferGoesStraightThrough() {
+    var machine = subscribed(size: 2, whenFull: .dropNewest)
+    guard case .none = machine.request(.max(1)) else { return }
+    Issue.record("the request should have claimed the downstream")
+  }
+
+  @Test func elementsWaitForDemandAndGoOutInOrder() {
+    var machine = subscribed(size: 2, whenFull: .dropNewest)
+    guard case .absorbed = machine.receive(1), case .absorbed = machine.receive(2), case .absorbed = machine.receive(3)
+    else {
+      Issue.record("elements without demand are held")
+      return
+    }
+    guard case .drain = machine.request(.max(5)) else {
+      Issue.record("a request claims the downstream")
+      return
+    }
+    guard case .deliver(1) = machine.nextStep(adding: .none), case .deliver(2) = machine.nextStep(adding: .none),
+      case .idle = machine.nextStep(adding: .none)
+    else {
+      Issue.record("the held elements go out in order, the third was dropped")
+      return
+    }
+    #expect(machine.demand == .max(3))
+    guard case .deliver(4) = machine.receive(4) else {
+      Issue.record("with demand and an empty buffer an element goes straight through")
+      return
+    }
+  }
+
+  @Test func aFinishWaitsForDemandAndAnEmptyBuffer() {
+    var machine = subscribed(size: 2, whenFull: .dropNewest)
+    _ = machine.receive(1)
+    guard case .drain = machine.receive(completion: .finished), case .idle = machine.nextStep(adding: .none) else {
+      Issue.record("the finish waits")
+      return
+    }
+    _ = machine.request(.max(1))
+    guard case .deliver(1) = machine.nextStep(adding: .none), case .idle = machine.nextStep(adding: .none) else {
+      Issue.record("the element goes first, and the finish waits for more demand")
+      return
+    }
+    _ = machine.request(.max(1))
+    guard case .complete(.finished, _) = machine.nextStep(adding: .none) else {
+      Issue.record("the finish goes out with demand and an empty buffer")
+      return
+    }
+    guard case .release = machine.nextStep(adding: .none) else {
+      Issue.record("nothing after the end")
+      return
+    }
+  }
+
+  @Test func aFailureGoesOutAtOnceWithoutDemandAndDropsTheBuffer() {
+    var machine = subscribed(size: 2, whenFull: .dropNewest)
+    _ = machine.receive(1)
+    guard case .drain = machine.receive(completion: .failure(.failed)),
+      case .complete(.failure(.failed), let released) = machine.nextStep(adding: .none)
+    else {
+      Issue.record("a failure without demand goes out at once")
+      return
+    }
+    #expect(released.values.elements == [1])
+    #expect(machine.values.isEmpty)
+  }
+
+  @Test func anOverflowFailsAtTheNextRequest() {
+    var machine = subscribed(size: 1, whenFull: .customError { .full })
+    _ = machine.receive(1)
+    guard case .overflow(let makeError) = machine.receive(2) else {
+      Issue.record("a full buffer overflows")
+      return
+    }
+    guard case .absorbed = machine.receive(3) else {
+      Issue.record("elements are ignored while the error is made")
+      return
+    }
+    #expect(machine.overflowed(with: makeError()) != nil)
+    guard case .absorbed = machine.receive(4) else {
+      Issue.record("elements are ignored once the failure waits")
+      return
+    }
+    _ = machine.request(.max(1))
+    guard case .deliver(1) = machine.nextStep(adding: .none),
+      case .complete(.failure(.full), _) = machine.nextStep(adding: .none)
+    else {
+      Issue.record("the buffered element, then the failure")
+      return
+    }
+  }
+
+  @Test func aCancelBeforeTheSubscriptionIsIgnored() {
+    var machine = Machine(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
+    #expect(machine.cancel() == nil)
+    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .max(1))
+    let cancelled = machine.cancel()
+    #expect(cancelled?.ownsDelivery == false)
+    #expect(cancelled?.released.upstream != nil)
+    #expect(machine.cancel() == nil)
   }
 }
