@@ -136,7 +136,7 @@ struct ChangeReviewTests {
     #expect(cancelling.events.isEmpty)
   }
 
-  @Test func replaceErrorDemandBeforeUpstreamSubscriptionIsForwarded() {
+  @Test func replaceErrorDemandAskedOnSubscribeIsForwarded() {
     let upstream = ManualUpstream<Int, Boom>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     Publishers.ReplaceError(upstream: upstream, output: 9).subscribe(subscriber)
