@@ -30,7 +30,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
   /// Creates a current value subject with the given initial value.
   public init(_ value: Output) {
     core = SubjectCore(value: value)
-    core.subject = self
+    core.subjectType = CurrentValueSubject.self
   }
 
   deinit {

@@ -18,7 +18,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
 
   /// Creates a subject with no subscribers.
   public init() {
-    core.subject = self
+    core.subjectType = PassthroughSubject.self
   }
 
   deinit {

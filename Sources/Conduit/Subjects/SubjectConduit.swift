@@ -54,10 +54,10 @@ class SubjectMember: @unchecked Sendable {
     owedCurrentValue = tracksCurrentValue
   }
 
-  /// The subscriber and the subject, for the handle's mirror; the subject's delivery may be
+  /// The subscriber and the subject's type, for the handle's mirror; the subject's delivery may be
   /// using them meanwhile, which reading them does not disturb.
   @usableFromInline
-  func reflected() -> (downstream: Any?, subject: AnyObject?) { (nil, nil) }
+  func reflected() -> (downstream: Any?, subject: Any.Type?) { (nil, nil) }
 
   @inlinable @inline(__always)
   func takeDemand() -> Bool {
@@ -225,7 +225,7 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   }
 
   @usableFromInline
-  override func reflected() -> (downstream: Any?, subject: AnyObject?) { (downstream, core.subject) }
+  override func reflected() -> (downstream: Any?, subject: Any.Type?) { (downstream, core.subjectType) }
 
   /// Delivers the current value at once, even before `receive(subscription:)` has returned.
   /// Called only by the owner of the subject's delivery while nothing is queued, so the value is
@@ -355,7 +355,7 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CustomReflecta
   var customMirror: Mirror {
     let (current, left) = lock.withLock { _ in (self.member, self.demandLeft) }
     var demand = Subscribers.Demand(rawValue: left)
-    var reflected: (downstream: Any?, subject: AnyObject?) = (nil, nil)
+    var reflected: (downstream: Any?, subject: Any.Type?) = (nil, nil)
     if let current {
       demand = Subscribers.Demand(rawValue: current.demand.load(ordering: .relaxed))
       reflected = current.reflected()

@@ -124,10 +124,11 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // after a newer one.
   @usableFromInline @exclusivity(unchecked)
   var lastBroadcast: Output?
-  // Set by the subject's initializer, before the core is shared: the subject, for the mirrors
-  // of its subscriptions. Weak, since the subject holds the core.
+  // Set by the subject's initializer, before the core is shared: the subject's type, which the
+  // mirrors of its subscriptions show. Not a weak reference to the subject: that would give the
+  // subject a side table, and every retain and release of it would take the runtime's slow path.
   @usableFromInline
-  weak var subject: AnyObject?
+  var subjectType: Any.Type?
   // For a current-value subject: the thread that owns delivery while it is inside a subscriber's
   // `receive(subscription:)`, or 0. Set and cleared only by that thread, around the call.
   @usableFromInline
