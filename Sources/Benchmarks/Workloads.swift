@@ -85,6 +85,32 @@ enum Workloads {
         }
       }
     },
+    Workload(
+      "reference: the same, removeDuplicates replaced by a hand-written operator that hands upstream's subscription down",
+      baseline: "baseline.Alloc5", target: 3,
+      note: "a floor: one object per subscription, no state, no census"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      return measure(operations: 200_000) { count in
+        for _ in 0..<count {
+          let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.handingDownReference().sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    },
+    Workload(
+      "reference: the same, removeDuplicates replaced by a hand-written operator with its own subscription",
+      baseline: "baseline.Alloc5", target: 3,
+      note: "a floor: two objects per subscription, as Combine's removeDuplicates has; no state, no census"
+    ) {
+      let subject = PassthroughSubject<Int, Never>()
+      return measure(operations: 200_000) { count in
+        for _ in 0..<count {
+          let cancellable = subject.map { $0 &+ 1 }.filter { $0 > 0 }.ownSubscriptionReference().sink { blackHole($0) }
+          cancellable.cancel()
+        }
+      }
+    },
   ]
 }
 

@@ -48,10 +48,8 @@ enum CombineSubscriptionKind {
 /// ordering), so a request or a cancel from any thread that sees `subscribed` (with acquire
 /// ordering) sees it; it is never changed again, so it is kept until the owner goes. What
 /// upstream's calls use (downstream, the step's state) is touched only by them, never by a
-/// request or a cancel, so it is released where no call from upstream can be running: by the
-/// call that ends the stream, by the next call after a cancel, or when upstream lets go of the
-/// subscriber it was given (which therefore is a separate object, such as `FallibleInner`, that
-/// upstream alone holds).
+/// request or a cancel, and lives in the subscriber upstream was given (a separate object,
+/// `FallibleInner`, that upstream alone holds), so it goes when upstream lets go of that.
 @usableFromInline
 struct SubscriptionPhase: ~Copyable {
   /// Upstream's subscription has not arrived.
@@ -63,17 +61,6 @@ struct SubscriptionPhase: ~Copyable {
   /// Finished, failed or cancelled.
   @inlinable
   static var ended: Int { 2 }
-
-  /// What the caller does with a value or a completion it did not expect.
-  @usableFromInline
-  enum Admission {
-    /// Handle it as usual.
-    case handle
-    /// Do nothing.
-    case ignore
-    /// The stream is over: let go of what upstream's calls use, and do nothing else.
-    case release
-  }
 
   /// How a stream the owner itself ends (a step threw or finished) is wound up.
   @usableFromInline
@@ -120,13 +107,14 @@ struct SubscriptionPhase: ~Copyable {
     ).exchanged
   }
 
-  /// A value arrives while values do not flow.
+  /// A value arrives while values do not flow: whether to handle it as usual (else it is
+  /// ignored, as after the end).
   @inlinable
-  func admitValue(_ kind: CombineSubscriptionKind) -> Admission {
-    guard word.load(ordering: .relaxed) == Self.awaitingSubscription else { return .release }
+  func admitsValue(_ kind: CombineSubscriptionKind) -> Bool {
+    guard word.load(ordering: .relaxed) == Self.awaitingSubscription else { return false }
     switch kind {
-    case .mapping, .accumulating, .coding: return .handle
-    case .dropping: return .ignore
+    case .mapping, .accumulating, .coding: return true
+    case .dropping: return false
     case .filtering:
       preconditionFailure(
         "Subscriber.receive(_:) before receive(subscription:): a publisher must send its subscriber a subscription before any value"
@@ -134,12 +122,13 @@ struct SubscriptionPhase: ~Copyable {
     }
   }
 
-  /// A completion arrives from upstream: `.handle` (pass it on) ends the stream.
+  /// A completion arrives from upstream: whether to pass it on, which ends the stream (else it
+  /// is ignored).
   @inlinable
-  func admitCompletion(_ kind: CombineSubscriptionKind) -> Admission {
+  func admitsCompletion(_ kind: CombineSubscriptionKind) -> Bool {
     if word.load(ordering: .relaxed) == Self.awaitingSubscription {
       switch kind {
-      case .mapping, .accumulating, .dropping: return .ignore
+      case .mapping, .accumulating, .dropping: return false
       case .coding: break
       case .filtering:
         preconditionFailure(
@@ -147,7 +136,7 @@ struct SubscriptionPhase: ~Copyable {
         )
       }
     }
-    return word.exchange(Self.ended, ordering: .acquiringAndReleasing) == Self.ended ? .release : .handle
+    return word.exchange(Self.ended, ordering: .acquiringAndReleasing) != Self.ended
   }
 
   /// The owner ends the stream from one of upstream's calls; `nil` when the end is ignored
@@ -279,79 +268,183 @@ enum FallibleTypes<Step: FallibleStep, Downstream: Subscriber>: FallibleLink {
 }
 
 /// The subscriber a one-to-one operator whose step may end the stream (`tryMap`,
-/// `prefix(while:)`, `decode`…) gives upstream; what it receives goes to its
-/// ``FallibleSubscription``, which downstream gets as its subscription, as in Combine.
+/// `prefix(while:)`, `removeDuplicates`, `output(in:)`, `decode`…) gives upstream. It holds what
+/// upstream's calls use (the subscriber, the step); its ``StepSubscription``, which downstream
+/// gets as its subscription, as in Combine, holds where the stream stands and upstream's
+/// subscription. The calls are implemented once, here; ``FallibleInner`` and
+/// ``PassingStepInner`` store what they use.
 ///
-/// Upstream alone holds it, and a call upstream is making holds it for that call, so its
-/// deinit is the point where no call from upstream can still be running: there it has the
-/// subscription let go of the subscriber and the step. That is what frees them after a cancel
-/// made from any thread, with no lock on the value path and no per-value bookkeeping: upstream
-/// lets go of its subscriber when cancelled, even if downstream keeps the cancelled
-/// subscription.
+/// Upstream alone holds the subscriber, so the downstream and the step go when upstream lets go
+/// of it: at its completion, or when it is cancelled, even if downstream keeps the cancelled
+/// subscription. They are stored in a `let` and a plain `var`, not optionals, so that a value
+/// reaches the downstream without a retain, and the deinit, which runs unspecialized, has no
+/// generic optional to look up.
 ///
 /// To whoever reaches it as a subscription (only a test can, before upstream's subscription
 /// arrives) it is its subscription; it is described and reflected as its subscription is.
+@usableFromInline
+protocol StepSubscriber: AnyObject, Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible
+where Input == Step.Input, Failure == Step.UpstreamFailure {
+  /// The per-operator part.
+  associatedtype Step: FallibleStep
+  /// The subscriber it sends on to.
+  associatedtype Downstream: Subscriber where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
+
+  /// The subscriber; touched only from upstream's calls.
+  var downstream: Downstream { get }
+  /// The step; touched only from upstream's calls, which never overlap (contract 3).
+  var step: Step { get set }
+  /// The subscription downstream gets.
+  var subscription: StepSubscription<Self> { get }
+}
+
+extension StepSubscriber {
+  @inlinable
+  var description: String { subscription.description }
+  @inlinable
+  var playgroundDescription: Any { subscription.playgroundDescription }
+  @inlinable
+  var customMirror: Mirror { subscription.customMirror }
+
+  // MARK: Upstream's serialized calls
+
+  @inlinable
+  func receive(subscription upstream: any Subscription) {
+    guard subscription.accept(upstream) else { return }
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if !subscription.phase.isSubscribed, !subscription.phase.admitsValue(Step.kind) { return .none }
+    let result: FallibleStepResult<Step.Emitted>
+    do throws(Step.Failure) {
+      result = try step.step(input)
+    } catch {
+      end(.failure(error))
+      return .none
+    }
+    switch result {
+    case .emit(let output): return downstream.receive(output)
+    case .drop: return .max(1)
+    case .finish: end(.finished)
+    }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard subscription.phase.admitsCompletion(Step.kind) else { return }
+    downstream.receive(completion: completion.mapFailure { Step.failure($0) })
+  }
+
+  /// Cancels upstream and completes downstream, unless downstream has cancelled (or, for some
+  /// operators, the subscription is still to come: see `CombineSubscriptionKind`).
+  @inlinable
+  func end(_ completion: Subscribers.Completion<Step.Failure>) {
+    guard let ending = subscription.phase.end(Step.kind) else { return }
+    if ending.cancelsUpstream { subscription.upstream?.cancel() }
+    if ending.completesDownstream { downstream.receive(completion: completion) }
+  }
+
+  // MARK: Subscription (only a test reaches these: see above)
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    subscription.request(demand)
+  }
+
+  @inlinable
+  func cancel() {
+    subscription.cancel()
+  }
+}
+
+/// The ``StepSubscriber`` of an operator whose values may change type (`tryMap`, `decode` …).
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`). The link carries the step with the downstream: a step nested in its
 /// publisher contains the upstream, but the link contains the next use's link, so it shrinks
 /// from one use to the next.
 @usableFromInline
-final class FallibleInner<Types: FallibleLink>: Subscriber, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+final class FallibleInner<Types: FallibleLink>: StepSubscriber, CensusScoped, @unchecked Sendable
 where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == Types.Step.Failure {
   @usableFromInline
   typealias Input = Types.Input
   @usableFromInline
   typealias Failure = Types.Failure
+  @usableFromInline
+  typealias Step = Types.Step
+  @usableFromInline
+  typealias Downstream = Types.Downstream
 
   @usableFromInline
-  let subscription: FallibleSubscription<Types>
+  let downstream: Downstream
+  // Touched only from upstream's calls, which never overlap (contract 3), so the runtime check
+  // is skipped.
+  @usableFromInline @exclusivity(unchecked)
+  var step: Step
+  @usableFromInline
+  let subscription: StepSubscription<FallibleInner>
   @usableFromInline
   let census: CensusToken
 
   @usableFromInline
-  var description: String { subscription.description }
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, step: Step) {
+    census = CensusToken(FallibleInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    self.step = step
+    subscription = StepSubscription(inheritingFrom: downstream)
+    subscription.inner = self
+  }
+
+  deinit {
+    subscription.inner = nil
+  }
+}
+
+/// The ``StepSubscriber`` of an operator that passes on values of the type it receives
+/// (`removeDuplicates`, `output(in:)`), whose step is not nested in its publisher: generic over
+/// the step and the downstream, a type that nests one level per use, as an operator that passes
+/// on the values and errors it receives can (see `OperatorLink`).
+@usableFromInline
+final class PassingStepInner<Step: FallibleStep, Downstream: Subscriber>: StepSubscriber, CensusScoped,
+  @unchecked Sendable
+where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure {
   @usableFromInline
-  var playgroundDescription: Any { subscription.playgroundDescription }
+  typealias Input = Step.Input
   @usableFromInline
-  var customMirror: Mirror { subscription.customMirror }
+  typealias Failure = Step.UpstreamFailure
+
+  @usableFromInline
+  let downstream: Downstream
+  // Touched only from upstream's calls, which never overlap (contract 3), so the runtime check
+  // is skipped.
+  @usableFromInline @exclusivity(unchecked)
+  var step: Step
+  @usableFromInline
+  let subscription: StepSubscription<PassingStepInner>
+  @usableFromInline
+  let census: CensusToken
+
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
-  init(downstream: Types.Downstream, step: Types.Step) {
-    census = CensusToken(FallibleInner.self, inheritingFrom: downstream)
-    subscription = FallibleSubscription(downstream: downstream, step: step)
+  init(downstream: Downstream, step: Step) {
+    census = CensusToken(PassingStepInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    self.step = step
+    subscription = StepSubscription(inheritingFrom: downstream)
+    subscription.inner = self
   }
 
   deinit {
-    subscription.release()
-  }
-
-  @inlinable
-  func receive(subscription upstream: any Subscription) {
-    subscription.receive(subscription: upstream)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    subscription.receive(input)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    subscription.receive(completion: completion)
-  }
-
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    subscription.request(demand)
-  }
-
-  @usableFromInline
-  func cancel() {
-    subscription.cancel()
+    subscription.inner = nil
   }
 }
 
@@ -359,45 +452,41 @@ where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == 
 /// downstream gets it, so that once the stream has ended (the step threw, the step finished it,
 /// upstream completed, downstream cancelled) downstream's requests and cancels no longer reach
 /// upstream, and a cancel reaches it once. A thrown error cancels upstream and fails the stream;
-/// a finish cancels upstream and finishes it. Once the stream has ended it releases the step and
-/// the subscriber (at once when upstream's call ends it, else when its ``FallibleInner`` goes)
-/// and ignores anything more from upstream.
+/// a finish cancels upstream and finishes it. Once the stream has ended its ``StepSubscriber``
+/// ignores anything more from upstream.
 ///
-/// No lock: upstream's calls, which reach it through its `FallibleInner`, never overlap
-/// (contract 3), and where the stream stands is one atomic word (`SubscriptionPhase`), which the
-/// value path reads with one relaxed load. What reaches it before upstream's subscription is
-/// handled as Combine's subscription of the operator handles it (`Step.kind`).
+/// No lock: upstream's calls, which its `StepSubscriber` handles, never overlap (contract 3),
+/// and where the stream stands is one atomic word (`SubscriptionPhase`), which the value path
+/// reads with one relaxed load. What reaches it before upstream's subscription is handled as
+/// Combine's subscription of the operator handles it (`Step.kind`).
+///
+/// It holds nothing generic, so that downstream keeping it after the end keeps nothing of the
+/// stream but upstream's subscription, and its deinit, which runs unspecialized, looks up no
+/// type.
 @usableFromInline
-final class FallibleSubscription<Types: FallibleLink>: SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
-where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == Types.Step.Failure {
+final class StepSubscription<Inner: StepSubscriber>: Subscription, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
   @usableFromInline
-  typealias Step = Types.Step
-  @usableFromInline
-  typealias Input = Types.Input
-  @usableFromInline
-  typealias Failure = Types.Failure
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+  typealias Step = Inner.Step
 
-  // The two below are touched only from upstream's serialized calls and from the deinit of the
-  // `FallibleInner`, which comes after the last of them, so the runtime check is skipped. Both
-  // are `nil` once the stream has ended and upstream's calls have seen it.
-  @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
-  @usableFromInline @exclusivity(unchecked)
-  var step: Step?
-  // Stored once by `receive(subscription:)` before `phase` says `subscribed`, and read by
-  // requests and cancels only after they see that; kept until deinit (see `SubscriptionPhase`).
+  // Stored once by `accept(_:)` before `phase` says `subscribed`, and read by requests and
+  // cancels only after they see that; kept until deinit (see `SubscriptionPhase`).
   @usableFromInline @exclusivity(unchecked)
   var upstream: (any Subscription)?
   @usableFromInline
   let phase = SubscriptionPhase()
+  // The inner, for the mirror alone: set by the inner's init and cleared by its deinit, so that
+  // it never points at a freed inner; not retained, so that downstream keeping the subscription
+  // does not keep the inner. Read without synchronization (see `customMirror`).
+  @usableFromInline @exclusivity(unchecked)
+  unowned(unsafe) var inner: Inner?
+  // `Step.kind`, stored so that `request` and `cancel`, which downstream calls through an
+  // existential, run no generic code.
+  @usableFromInline
+  let kind: CombineSubscriptionKind
   @usableFromInline
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: (FallibleSubscription, SubscriptionRequest) -> Void
 
   @usableFromInline
   var description: String { Step.name }
@@ -407,120 +496,51 @@ where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == 
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
-  init(downstream: Downstream, step: Step) {
-    census = CensusToken(FallibleSubscription.self, inheritingFrom: downstream)
-    self.downstream = downstream
-    self.step = step
-    handle = SubscriptionRequest.dispatcher()
+  init(inheritingFrom downstream: Inner.Downstream) {
+    census = CensusToken(StepSubscription.self, inheritingFrom: downstream)
+    kind = Step.kind
   }
 
-  // MARK: Upstream's serialized calls, through the `FallibleInner`
-
+  /// Upstream's subscription arrives: whether the stream takes it (else it is cancelled).
   @inlinable
-  func receive(subscription: any Subscription) {
-    guard phase.isAwaitingSubscription, let downstream else {
+  func accept(_ subscription: any Subscription) -> Bool {
+    guard phase.isAwaitingSubscription else {
       subscription.cancel()
-      return
+      return false
     }
     upstream = subscription
     guard phase.subscribe() else {
       // Ended before it came; nothing reads `upstream` unless subscribed.
       upstream = nil
       subscription.cancel()
-      return
+      return false
     }
-    downstream.receive(subscription: self)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    if !phase.isSubscribed {
-      switch phase.admitValue(Step.kind) {
-      case .handle: break
-      case .ignore: return .none
-      case .release:
-        release()
-        return .none
-      }
-    }
-    guard let downstream else { return .none }
-    let result: FallibleStepResult<Step.Emitted>?
-    do throws(Step.Failure) {
-      result = try step?.step(input)
-    } catch {
-      end(.failure(error))
-      return .none
-    }
-    switch result {
-    case .emit(let output): return downstream.receive(output)
-    case .drop: return .max(1)
-    case .finish: end(.finished)
-    case nil: break
-    }
-    return .none
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    switch phase.admitCompletion(Step.kind) {
-    case .handle:
-      let downstream = self.downstream
-      release()
-      downstream?.receive(completion: completion.mapFailure { Step.failure($0) })
-    case .ignore: break
-    case .release: release()
-    }
-  }
-
-  /// Cancels upstream and completes downstream, unless downstream has cancelled (or, for some
-  /// operators, the subscription is still to come: see `CombineSubscriptionKind`).
-  @inlinable
-  func end(_ completion: Subscribers.Completion<Step.Failure>) {
-    guard let ending = phase.end(Step.kind) else { return }
-    let downstream = self.downstream
-    release()
-    if ending.cancelsUpstream { upstream?.cancel() }
-    if ending.completesDownstream { downstream?.receive(completion: completion) }
-  }
-
-  /// Lets go of what upstream's calls use.
-  @inlinable
-  func release() {
-    downstream = nil
-    step = nil
+    return true
   }
 
   // MARK: Subscription (downstream's calls, from any thread)
 
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
+    if phase.admitRequest(demand, kind) { upstream?.request(demand) }
   }
 
   @usableFromInline
   func cancel() {
-    handle(self, .cancel)
-  }
-
-  @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
-    if phase.admitRequest(demand, Step.kind) { upstream?.request(demand) }
-  }
-
-  @inlinable
-  func handleCancel() {
-    if phase.cancel(Step.kind) { upstream?.cancel() }
+    if phase.cancel(kind) { upstream?.cancel() }
   }
 
   // MARK: Reflection
 
   /// A debugging aid, as in Combine: it reads the step and the subscriber without
-  /// synchronization, so it is meant for a stream that is not delivering at the time.
+  /// synchronization, so it is meant for a stream that is not delivering at the time, nor being
+  /// let go of by upstream. Once the stream has ended it shows neither.
   @usableFromInline
   var customMirror: Mirror {
+    let live = phase.hasEnded ? nil : inner
     let reflection = FallibleReflection(
-      downstream: downstream.map { $0 as Any } ?? downstream as Any, finished: phase.hasEnded, status: phase.name,
-      upstream: upstream.map { $0 as Any } ?? upstream as Any)
-    return Mirror(self, children: Step.mirrorChildren(of: step, reflection))
+      downstream: live.map { $0.downstream as Any } ?? Inner.Downstream?.none as Any, finished: phase.hasEnded,
+      status: phase.name, upstream: upstream.map { $0 as Any } ?? upstream as Any)
+    return Mirror(self, children: Step.mirrorChildren(of: live?.step, reflection))
   }
 }

@@ -39,7 +39,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(Inner(downstream: subscriber, range: range))
+      upstream.subscribe(Inner(downstream: subscriber, step: OutputStep(range: range)))
     }
   }
 }
@@ -48,221 +48,59 @@ extension Publishers.Output: Equatable where Upstream: Equatable {}
 
 extension Publishers.Output {
   @usableFromInline
-  typealias Inner<Downstream: Subscriber> = OutputInner<Downstream>
+  typealias Inner<Downstream: Subscriber> = PassingStepInner<OutputStep<Output, Failure>, Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
-/// The subscriber `output(in:)` gives upstream; what it receives goes to its
-/// `OutputSubscription`, which downstream gets as its subscription, as in Combine. Upstream alone
-/// holds it, so its deinit, which has the subscription let go of the subscriber, comes after
-/// upstream's last call (see `FallibleInner`, which does the same for the operators with a step).
-/// It is described and reflected as its subscription is.
-///
-/// Generic over its downstream alone, as an operator that passes on the values and errors it
-/// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
+/// The step of `output(in:)`, as Combine's subscription does it: it counts upstream's elements
+/// and passes on those in the range; at the first element after the range it cancels upstream
+/// and finishes. As in Combine, an element before upstream's subscription is counted like any
+/// other (but the range's end does not end the stream until the subscription has come), and a
+/// completion, request or cancel before it is ignored. Not nested in the publisher, so that its
+/// type does not contain the upstream's (see `FallibleInner`).
 @usableFromInline
-final class OutputInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
-{
+struct OutputStep<Value, Failure: Error>: FallibleStep {
   @usableFromInline
-  typealias Input = Downstream.Input
+  typealias Input = Value
   @usableFromInline
-  typealias Failure = Downstream.Failure
+  typealias Emitted = Value
+  @usableFromInline
+  typealias UpstreamFailure = Failure
 
+  // Elements still to drop before the range, then elements still to pass on.
   @usableFromInline
-  let subscription: OutputSubscription<Downstream>
-  @usableFromInline
-  let census: CensusToken
-
-  @usableFromInline
-  var description: String { subscription.description }
-  @usableFromInline
-  var playgroundDescription: Any { subscription.playgroundDescription }
-  @usableFromInline
-  var customMirror: Mirror { subscription.customMirror }
-  @usableFromInline
-  var censusScope: CensusScope? { census.scope }
-
-  @inlinable
-  init(downstream: Downstream, range: CountableRange<Int>) {
-    census = CensusToken(OutputInner.self, inheritingFrom: downstream)
-    subscription = OutputSubscription(downstream: downstream, range: range)
-  }
-
-  deinit {
-    subscription.release()
-  }
-
-  @inlinable
-  func receive(subscription upstream: any Subscription) {
-    subscription.receive(subscription: upstream)
-  }
-
-  @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    subscription.receive(input)
-  }
-
-  @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    subscription.receive(completion: completion)
-  }
-
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    subscription.request(demand)
-  }
-
-  @usableFromInline
-  func cancel() {
-    subscription.cancel()
-  }
-}
-
-/// The subscription of `output(in:)`, as Combine's is: it counts upstream's
-/// elements and passes on those in the range; at the first element after the range it cancels
-/// upstream and finishes. Once the stream has ended (that, upstream completed, downstream
-/// cancelled), downstream's requests and cancels no longer reach upstream, and the subscriber
-/// is let go of (at once when upstream's call ends it, else when its `OutputInner` goes). As in
-/// Combine, an element before upstream's subscription is counted like any other (but the range's
-/// end does not end the stream until the subscription has come), and a completion, request or
-/// cancel before it is ignored.
-///
-/// No lock: upstream's calls never overlap (contract 3), and where the stream stands is one
-/// atomic word (`SubscriptionPhase`), which the value path reads with one relaxed load.
-@usableFromInline
-final class OutputSubscription<Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
-{
-  @usableFromInline
-  typealias Input = Downstream.Input
-  @usableFromInline
-  typealias Failure = Downstream.Failure
-
-  // The three below are touched only from upstream's serialized calls and from the deinit of
-  // the `OutputInner`, which comes after the last of them, so the runtime exclusivity check is
-  // skipped. `downstream` is `nil` once the stream has ended and upstream's
-  // calls have seen it.
-  @usableFromInline @exclusivity(unchecked)
-  var downstream: Downstream?
-  @usableFromInline @exclusivity(unchecked)
   var remainingUntilStart: Int
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var remainingCount: Int
-  // Stored once by `receive(subscription:)` before `phase` says `subscribed`, and read by
-  // requests and cancels only after they see that; kept until deinit (see `SubscriptionPhase`).
-  @usableFromInline @exclusivity(unchecked)
-  var upstream: (any Subscription)?
-  @usableFromInline
-  let phase = SubscriptionPhase()
-  @usableFromInline
-  let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: (OutputSubscription, SubscriptionRequest) -> Void
-
-  @usableFromInline
-  var description: String { "Output" }
-  @usableFromInline
-  var playgroundDescription: Any { description }
-  @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-  @usableFromInline
-  var censusScope: CensusScope? { census.scope }
 
   @inlinable
-  init(downstream: Downstream, range: CountableRange<Int>) {
-    census = CensusToken(OutputSubscription.self, inheritingFrom: downstream)
-    self.downstream = downstream
+  init(range: CountableRange<Int>) {
     remainingUntilStart = range.lowerBound
     remainingCount = range.count
-    handle = SubscriptionRequest.dispatcher()
   }
 
-  // MARK: Upstream's serialized calls, through the `OutputInner`
+  @usableFromInline
+  static var name: String { "Output" }
 
   @inlinable
-  func receive(subscription: any Subscription) {
-    guard phase.isAwaitingSubscription, let downstream else {
-      subscription.cancel()
-      return
-    }
-    upstream = subscription
-    guard phase.subscribe() else {
-      // Ended before it came; nothing reads `upstream` unless subscribed.
-      upstream = nil
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-  }
+  static var kind: CombineSubscriptionKind { .accumulating }
+
+  @usableFromInline
+  static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
-    if !phase.isSubscribed {
-      switch phase.admitValue(.accumulating) {
-      case .handle: break
-      case .ignore: return .none
-      case .release:
-        release()
-        return .none
-      }
-    }
-    guard let downstream else { return .none }
+  mutating func step(_ input: Value) throws(Failure) -> FallibleStepResult<Value> {
     if remainingUntilStart > 0 {
       remainingUntilStart -= 1
-      return .max(1)
+      return .drop
     }
-    if remainingCount > 0 {
-      remainingCount -= 1
-      return downstream.receive(input)
-    }
-    guard let ending = phase.end(.accumulating) else { return .none }
-    release()
-    if ending.cancelsUpstream { upstream?.cancel() }
-    if ending.completesDownstream { downstream.receive(completion: .finished) }
-    return .none
+    guard remainingCount > 0 else { return .finish }
+    remainingCount -= 1
+    return .emit(input)
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
-    switch phase.admitCompletion(.accumulating) {
-    case .handle:
-      let downstream = self.downstream
-      release()
-      downstream?.receive(completion: completion)
-    case .ignore: break
-    case .release: release()
-    }
-  }
-
-  /// Lets go of what upstream's calls use.
-  @inlinable
-  func release() {
-    downstream = nil
-  }
-
-  // MARK: Subscription (downstream's calls, from any thread)
-
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
-    if phase.admitRequest(demand, .accumulating) { upstream?.request(demand) }
-  }
-
-  @inlinable
-  func handleCancel() {
-    if phase.cancel(.accumulating) { upstream?.cancel() }
-  }
+  static func failure(_ failure: Failure) -> Failure { failure }
 }
 
 extension Publisher {
