@@ -59,8 +59,9 @@ extension Publishers.CollectByCount {
 ///
 /// As in Combine, a value that arrives before upstream's subscription is ignored, a completion
 /// that does passes on, and a cancel before it changes nothing: the subscription arriving later
-/// is taken as the first. Unlike Combine, which still passes on a completion upstream sends
-/// after a cancel, the subscriber hears nothing after its cancel: the cancel lets go of it.
+/// is taken as the first. The subscriber hears nothing after its cancel, a completion upstream
+/// sends then included: the cancel lets go of it (Documentation/DifferencesFromCombine.md,
+/// section 4).
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).

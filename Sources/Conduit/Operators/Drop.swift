@@ -57,11 +57,11 @@ extension Publishers.Drop {
 /// requests go straight through, and a dropped element asks for nothing more.
 ///
 /// Also as in Combine, a value or a completion that arrives before upstream's subscription
-/// passes on: the subscriber already has its subscription. Unlike Combine, a subscription that
-/// arrives after the subscriber cancelled, or after a completion, is cancelled: the subscriber
-/// has its subscription before upstream is subscribed to, so it can cancel before upstream
-/// answers (from inside `receive(subscription:)`, or from another thread), and Combine would
-/// then leave upstream running, or after a completion start over with it.
+/// passes on: the subscriber already has its subscription. A subscription that arrives after the
+/// subscriber cancelled, or after a completion, is cancelled: the subscriber has its subscription
+/// before upstream is subscribed to, so it can cancel before upstream answers (from inside
+/// `receive(subscription:)`, or from another thread), and the cancel must not be lost
+/// (Documentation/DifferencesFromCombine.md, section 5).
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
