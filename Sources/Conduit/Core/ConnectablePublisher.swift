@@ -12,6 +12,3 @@ public protocol ConnectablePublisher<Output, Failure>: Publisher {
   /// which to cancel publishing.
   func connect() -> any Cancellable
 }
-
-/// A namespace for types that serve as publishers.
-public enum Publishers {}

@@ -31,8 +31,3 @@ protocol OperatorLink {
   /// The subscriber it sends on to.
   associatedtype Downstream: Subscriber
 }
-
-/// The `OperatorLink` of a subscriber that receives `Input` and `Failure` and sends on to
-/// `Downstream`. Never instantiated.
-@usableFromInline
-enum Link<Input, Failure: Error, Downstream: Subscriber>: OperatorLink {}

@@ -104,35 +104,3 @@ final class SingleValueSubscription: Subscription, CustomStringConvertible, Cust
     withExtendedLifetime(state.exchange(.terminal)) {}
   }
 }
-
-/// Carries a `SingleValueSubscription.Emit` out of the lock.
-@usableFromInline
-struct Emitter {
-  @usableFromInline
-  let emit: SingleValueSubscription.Emit
-
-  @inlinable
-  init(emit: @escaping SingleValueSubscription.Emit) {
-    self.emit = emit
-  }
-}
-
-/// What a `SingleValueSubscription` sends.
-@usableFromInline
-enum SingleValueEvent {
-  case value
-  case finished
-  /// Copies the value into the pointee, for the subscription's mirror.
-  case reflect(UnsafeMutablePointer<Any?>)
-}
-
-extension Subscribers.Demand {
-  /// Contract 2: requesting nothing is a programming error.
-  @inlinable
-  func assertPositive(file: StaticString = #file, line: UInt = #line) {
-    precondition(
-      rawValue > 0,
-      "Subscription.request(.none): a subscriber must request a positive demand (.max(n) with n > 0, or .unlimited)",
-      file: file, line: line)
-  }
-}

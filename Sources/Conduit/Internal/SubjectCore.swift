@@ -1,16 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
 /// the completion, the upstream subscriptions, and (for a current-value subject) the value.
 ///
@@ -523,58 +513,4 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
       upstream.cancel()
     }
   }
-}
-
-/// What a thread that changed a subject's state must do about the event it made; see
-/// `SubjectCore.claim`.
-@usableFromInline
-enum Claim {
-  /// It owns delivery: it handles the event, then lets go.
-  case deliver
-  /// It queued the event and found nobody owning delivery: it delivers the queue.
-  case drain
-  /// It queued the event for the owner.
-  case queued
-  /// There is no event (the subject had completed).
-  case nothing
-}
-
-/// The states of `SubjectCore.succession`.
-@usableFromInline
-enum Succession {
-  /// No owner offers to hand over.
-  @usableFromInline static let none = 0
-  /// The owner has delivered enough queued events and will hand over to a thread that claims.
-  @usableFromInline static let offered = 1
-  /// A thread waits to take over at the owner's next event.
-  @usableFromInline static let claimed = 2
-  /// The owner has let go; the thread that claimed owns delivery.
-  @usableFromInline static let handedOver = 3
-}
-
-/// What subjects' delivery knows of the current thread, and how long a sender waits to take over.
-@usableFromInline
-enum SubjectDelivery {
-  /// Queued events an owner delivers before it offers to hand over.
-  @usableFromInline static let successionThreshold = 16
-  /// How long a sender waits for an owner to finish the event in hand.
-  @usableFromInline static let successionPatience = DispatchTimeInterval.milliseconds(10)
-
-  @TaskLocal static var delivering = false
-
-  /// Whether this thread is delivering queued events for a subject.
-  @usableFromInline
-  static var isDelivering: Bool { delivering }
-
-  /// Runs `body`, during which `isDelivering` is true on this thread.
-  @usableFromInline
-  static func whileDelivering(_ body: () -> Void) {
-    $delivering.withValue(true, operation: body)
-  }
-}
-
-/// An identity of the calling thread, never 0, unique among the threads running.
-@usableFromInline
-func currentThreadIdentity() -> UInt {
-  UInt(bitPattern: unsafeBitCast(pthread_self(), to: Int.self))
 }

@@ -1,17 +1,3 @@
-/// What a publisher of at most one value does once subscribed, known without subscribing to it.
-@usableFromInline
-enum ScalarOutcome<Output, Failure: Error> {
-  /// Sends the value at the first demand, then finishes (`Just`, `Optional.Publisher` with a
-  /// value, `Result.Publisher` with a success).
-  case value(Output)
-  /// Finishes at once, whatever the demand.
-  case finished
-  /// Fails at once, whatever the demand.
-  case failure(Failure)
-  /// Sends nothing, ever (`Empty(completeImmediately: false)`).
-  case silent
-}
-
 /// A publisher that sends at most one value, synchronously, and whose subscription has no
 /// effect beyond delivering its `scalarOutcome`.
 ///
@@ -25,38 +11,6 @@ protocol ScalarPublisher: Publisher {
   /// What a subscriber of this publisher receives.
   var scalarOutcome: ScalarOutcome<Output, Failure> { get }
 }
-
-/// Reads the outcome of inner publishers of type `Inner` when that type is a `ScalarPublisher`.
-///
-/// Decided once, when an operator's subscription is created: a dynamic cast per inner publisher
-/// would cost more than the subscription it saves.
-@usableFromInline
-struct ScalarReader<Inner: Publisher> {
-  /// `nil` when `Inner` is not a scalar publisher and must be subscribed to.
-  @usableFromInline
-  let read: ((Inner) -> ScalarOutcome<Inner.Output, Inner.Failure>)?
-
-  @inlinable
-  init() {
-    if let scalarType = Inner.self as? any ScalarPublisher.Type {
-      read = ScalarReader.reader(for: scalarType)
-    } else {
-      read = nil
-    }
-  }
-
-  /// `Scalar` is `Inner` itself, which the type system cannot see through the cast.
-  @inlinable
-  static func reader<Scalar: ScalarPublisher>(
-    for _: Scalar.Type
-  ) -> (Inner) -> ScalarOutcome<Inner.Output, Inner.Failure> {
-    { inner in
-      let outcome = unsafeBitCast(inner, to: Scalar.self).scalarOutcome
-      return unsafeBitCast(outcome, to: ScalarOutcome<Inner.Output, Inner.Failure>.self)
-    }
-  }
-}
-
 extension Just: ScalarPublisher {
   @inlinable
   var scalarOutcome: ScalarOutcome<Output, Never> { .value(output) }

@@ -1,0 +1,57 @@
+/// Subscribes to one inner publisher on behalf of its parent subscription, and reports every
+/// event to the parent under its own `id`.
+///
+/// A struct, so that an inner publisher costs no allocation of its own: it is stored inside the
+/// inner publisher's subscription. What the inner publisher creates on its behalf, possibly on
+/// another thread, takes its census scope from the parent subscription.
+///
+/// It describes itself as its parent does, and reflects the parent's identifier as
+/// `parentSubscription`, as Combine's do.
+@usableFromInline
+struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringConvertible, CustomReflectable,
+  CustomPlaygroundDisplayConvertible, CensusTransparent
+{
+  @usableFromInline
+  typealias Input = Parent.ChildInput
+  @usableFromInline
+  typealias Failure = Parent.ChildFailure
+
+  @usableFromInline
+  let parent: Parent
+  @usableFromInline
+  let id: Int
+  @usableFromInline
+  let combineIdentifier = CombineIdentifier()
+
+  @usableFromInline
+  var description: String { parent.description }
+  @usableFromInline
+  var customMirror: Mirror {
+    Mirror(self, children: CollectionOfOne<Mirror.Child>(("parentSubscription", parent.combineIdentifier)))
+  }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var censusWrapped: Any? { parent }
+
+  @inlinable
+  init(parent: Parent, id: Int) {
+    self.parent = parent
+    self.id = id
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    parent.childSubscribed(id, subscription)
+  }
+
+  @inlinable
+  func receive(_ input: Parent.ChildInput) -> Subscribers.Demand {
+    parent.childReceived(id, input)
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Parent.ChildFailure>) {
+    parent.childCompleted(id, completion)
+  }
+}

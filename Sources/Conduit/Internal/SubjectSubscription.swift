@@ -1,0 +1,187 @@
+import Synchronization
+
+/// One subscriber of a subject: the subscriber itself, which the subject's delivery calls
+/// without retaining it for every value because it is immutable here.
+///
+/// It goes away when the subscription ends (the subject lets it go and the handle forgets it),
+/// and the subscriber with it, even if the subscriber keeps its handle.
+@usableFromInline
+final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+  CensusScoped, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Output = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  // In the object's first cache line, with the fields a delivery reads; see `SubjectMember`.
+  @usableFromInline
+  let downstream: Downstream
+  @usableFromInline
+  let core: SubjectCore<Output, Failure>
+  // Owned by the subject's delivery: the handle the subscriber holds, until either side ends the
+  // subscription. Each holds the other; whichever ends it breaks the cycle.
+  @usableFromInline @exclusivity(unchecked)
+  var handle: SubjectHandle?
+  @usableFromInline
+  let census: CensusToken
+  // Owned by the subject's delivery: values that took demand before the subscriber was ready.
+  // Boxed, because a field whose type is built from the class's parameters makes every teardown
+  // look up its runtime metadata, and this one is almost always empty.
+  @usableFromInline @exclusivity(unchecked)
+  var pendingValues: [Any] = []
+  // Owned by the subject's delivery: a completion that came before the subscriber was ready.
+  @usableFromInline @exclusivity(unchecked)
+  var pendingCompletion = PendingCompletion.none
+
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
+    census = CensusToken(
+      SubjectSubscription.self,
+      inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
+    self.downstream = downstream
+    self.core = core
+    super.init(tracksCurrentValue: core.tracksCurrentValue) { conduit, value in
+      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value.pointee)
+    }
+  }
+
+  /// What the handle asks of the subject, on any thread; handed to the handle as a function
+  /// specialized for this subscriber.
+  @inlinable
+  static func notify(_ member: SubjectMember, _ notice: Notice) {
+    let subscription = unsafeDowncast(member, to: SubjectSubscription.self)
+    switch notice {
+    case .cancelled:
+      subscription.core.perform(.leave(subscription))
+    case .wantsCurrentValue:
+      guard subscription.awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing) else { return }
+      if subscription.core.ownsDeliveryWhileSubscribing() {
+        // A request made inside `receive(subscription:)` on the thread that owns delivery gets
+        // the value inside the request, as in Combine.
+        subscription.deliverCurrentValueNow()
+      } else {
+        // The value is read when the delivery comes to the offer, in order with the broadcasts.
+        subscription.core.perform(.offer(subscription))
+      }
+    case .demanded:
+      subscription.core.acknowledgeDownstreamDemand()
+    }
+  }
+
+  @usableFromInline
+  override func becomeReady() {
+    deliverPending()
+  }
+
+  @usableFromInline
+  override func offerCurrentValue() {
+    // After the completion has gone out, nothing more does, even to a subscriber still waiting
+    // to be ready.
+    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast else { return }
+    offerValue(value)
+  }
+
+  @usableFromInline
+  override func finish(_ completion: Subscribers.Completion<Failure>) {
+    finishDelivery(completion)
+  }
+
+  @usableFromInline
+  override func unlink() {
+    handle?.unlink()
+    handle = nil
+  }
+
+  @usableFromInline
+  override func reflected() -> (downstream: Any?, subject: Any.Type?) { (downstream, core.subjectType) }
+
+  /// Delivers the current value at once, even before `receive(subscription:)` has returned.
+  /// Called only by the owner of the subject's delivery while nothing is queued, so the value is
+  /// the subject's and nothing else is on its way to the subscriber.
+  @usableFromInline
+  func deliverCurrentValueNow() {
+    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast,
+      !terminated.load(ordering: .relaxed)
+    else { return }
+    guard takeDemand() else {
+      missedCurrentValue()
+      return
+    }
+    owedCurrentValue = false
+    awaitingCurrentValue.store(false, ordering: .relaxed)
+    let more = downstream.receive(value)
+    if more != .none { addDemand(more) }
+  }
+
+  /// Marks that the subscriber should get the current value with its next demand. Called by the
+  /// owner of the subject's delivery.
+  @inlinable
+  func missedCurrentValue() {
+    owedCurrentValue = true
+    awaitingCurrentValue.store(true, ordering: .sequentiallyConsistent)
+    // A request that added demand just before the mark was set did not see it.
+    if demand.load(ordering: .sequentiallyConsistent) > 0,
+      awaitingCurrentValue.exchange(false, ordering: .acquiringAndReleasing)
+    {
+      offerCurrentValue()
+    }
+  }
+
+  /// Delivers a value if the subscriber has demand; a value offered without demand is dropped,
+  /// as in Combine. Always inlined into the member's `offer` function, which saves a call per
+  /// subscriber per value.
+  @inlinable @inline(__always)
+  func offerValue(_ value: Output) {
+    guard !terminated.load(ordering: .relaxed) else { return }
+    guard takeDemand() else {
+      if tracksCurrentValue { missedCurrentValue() }
+      return
+    }
+    if tracksCurrentValue {
+      owedCurrentValue = false
+      if awaitingCurrentValue.load(ordering: .relaxed) { awaitingCurrentValue.store(false, ordering: .relaxed) }
+    }
+    guard ready else {
+      pendingValues.append(value)
+      return
+    }
+    let more = downstream.receive(value)
+    if more != .none { addDemand(more) }
+  }
+
+  /// Marks the subscriber ready, once `receive(subscription:)` has returned, and delivers what
+  /// came for it meanwhile.
+  @inlinable
+  func deliverPending() {
+    ready = true
+    let values = pendingValues
+    pendingValues = []
+    for value in values {
+      // A cancel made from inside `receive` stops the rest at once.
+      if terminated.load(ordering: .relaxed) { break }
+      let more = downstream.receive(value as! Output)
+      if more != .none { addDemand(more) }
+    }
+    if let completion = pendingCompletion.completion(failing: Failure.self) {
+      pendingCompletion = .none
+      finishDelivery(completion)
+    }
+  }
+
+  /// Delivers the completion unless the subscriber cancelled first, and ends the subscription.
+  @inlinable
+  func finishDelivery(_ completion: Subscribers.Completion<Failure>) {
+    guard ready else {
+      pendingCompletion = PendingCompletion(completion)
+      return
+    }
+    if !terminated.exchange(true, ordering: .acquiringAndReleasing) {
+      downstream.receive(completion: completion)
+    }
+    unlink()
+  }
+}
