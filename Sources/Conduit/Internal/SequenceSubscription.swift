@@ -15,9 +15,11 @@ where Downstream.Input == Elements.Element {
   struct State {
     @usableFromInline
     var demand = Subscribers.Demand.none
-    /// Whether some thread owns the delivery loop (and with it `iterator` and `downstream`).
+    /// Which thread runs the delivery loop, and with it owns `iterator` and `downstream` (see
+    /// `DeliveryOwnership`). The loop holds the demand it took outside the lock, so a `request`
+    /// made meanwhile only posts demand.
     @usableFromInline
-    var delivering = false
+    var delivery = DeliveryOwnership()
     @usableFromInline
     var terminated = false
     /// The sequence, for `description` and `customMirror` only, as Combine describes the
@@ -37,7 +39,7 @@ where Downstream.Input == Elements.Element {
   // Set once by `cancel`, read without the lock by the delivery loop.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
-  // Owned by whichever thread set `delivering`; released when the subscription ends.
+  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   // Owned like `downstream`; released with it, since it may hold the sequence and whatever the
@@ -141,9 +143,7 @@ where Downstream.Input == Elements.Element {
     let owns = state.withLock { state -> Bool in
       guard !state.terminated else { return false }
       state.demand += demand
-      guard !state.delivering else { return false }
-      state.delivering = true
-      return true
+      return state.delivery.claim()
     }
     if owns { deliver() }
   }
@@ -156,9 +156,7 @@ where Downstream.Input == Elements.Element {
     let owns = state.withLock { state -> Bool in
       state.terminated = true
       swap(&sequence, &state.sequence)
-      guard !state.delivering else { return false }
-      state.delivering = true
-      return true
+      return state.delivery.claim()
     }
     // The delivery loop, if one is running, sees the flag and releases everything itself.
     if owns { release() }
@@ -196,7 +194,7 @@ where Downstream.Input == Elements.Element {
   func takeGrantedDemand() -> Subscribers.Demand? {
     let (granted, cancelled) = state.withLock { state -> (Subscribers.Demand, Bool) in
       if state.terminated { return (.none, true) }
-      if state.demand == .none { state.delivering = false }
+      if state.demand == .none { state.delivery.giveBack() }
       defer { state.demand = .none }
       return (state.demand, false)
     }

@@ -69,9 +69,10 @@ extension Publishers.Buffer {
 /// once the lock is released.
 ///
 /// Elements reach the downstream from the upstream's calls and from the downstream's requests,
-/// possibly on different threads; whichever call sets `delivering` owns the downstream and asks
-/// `nextStep` what to deliver until there is nothing more it may deliver. The subscribing call
-/// owns it from the start, so that what arrives before the downstream has its subscription waits.
+/// possibly on different threads; the call that claims `delivery` (see `DeliveryOwnership`) owns
+/// the downstream and asks `nextStep` what to deliver until there is nothing more it may deliver,
+/// where `nextStep` gives delivery back. The subscribing call owns it from the start, so that what
+/// arrives before the downstream has its subscription waits.
 @usableFromInline
 struct BufferStateMachine<Input, Failure: Error> {
   @usableFromInline
@@ -146,9 +147,9 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// The upstream's completion, or the overflow's failure, waiting to go out.
   @usableFromInline
   var completion: Subscribers.Completion<Failure>?
-  /// Whether some call owns the downstream.
+  /// Which call owns the downstream; the subscribing call, from the start.
   @usableFromInline
-  var delivering = true
+  var delivery = DeliveryOwnership(claimed: true)
   @usableFromInline
   var whenFull: Publishers.BufferingStrategy<Failure>
   @usableFromInline
@@ -195,11 +196,10 @@ struct BufferStateMachine<Input, Failure: Error> {
         return .overflow(makeError)
       }
     }
-    guard !delivering, demand > 0 else {
+    guard demand > 0, delivery.claim() else {
       values.append(input)
       return .absorbed(dropped: dropped)
     }
-    delivering = true
     guard values.isEmpty else {
       values.append(input)
       return .drain
@@ -251,9 +251,7 @@ struct BufferStateMachine<Input, Failure: Error> {
     switch phase {
     case .subscribed, .overflowing:
       let released = end()
-      guard !delivering else { return (released, false) }
-      delivering = true
-      return (released, true)
+      return (released, delivery.claim())
     case .awaitingSubscription, .terminal:
       return nil
     }
@@ -276,20 +274,19 @@ struct BufferStateMachine<Input, Failure: Error> {
       } else if case .failure? = completion, case .subscribed = phase {
         return .complete(completion!, end())
       }
-      delivering = false
+      delivery.giveBack()
       return .idle
     case .terminal:
       return .release
     case .awaitingSubscription:
-      delivering = false
+      delivery.giveBack()
       return .idle
     }
   }
 
   @inlinable
   mutating func claimDelivery(refill: (any Subscription)?) -> DrainAction {
-    guard !delivering else { return .none }
-    delivering = true
+    guard delivery.claim() else { return .none }
     return .drain(refill: refill)
   }
 
@@ -330,7 +327,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<Machine>
-  // Owned by the call that set `state.delivering`; released when the subscription ends.
+  // Owned by the call that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   // Immutable: whether delivered elements are asked of the upstream again (`.keepFull`).
@@ -452,8 +449,16 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   func drain(more initial: Subscribers.Demand, delivered initialCount: Int, refill: (any Subscription)?) -> Int {
     var more = initial
     var delivered = initialCount
-    while true {
-      switch state.withLock({ $0.nextStep(adding: more) }) {
+    var refills = true
+    state.drain { state -> DeliveryStep<Machine.Step> in
+      let step = state.nextStep(adding: more)
+      switch step {
+      case .deliver: return .perform(step)
+      case .complete, .release: return .performAndStop(step)
+      case .idle: return .stop
+      }
+    } perform: { step in
+      switch step {
       case .deliver(let value):
         more = downstream?.receive(value) ?? .none
         delivered += 1
@@ -462,17 +467,16 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
         let downstream = self.downstream
         self.downstream = nil
         downstream?.receive(completion: completion)
-        // As in Combine, the refill follows the last elements even when the completion did.
-        if let refill, delivered > 0 { refill.request(.max(delivered)) }
-        return delivered
       case .release:
         downstream = nil
-        return delivered
+        refills = false
       case .idle:
-        if let refill, delivered > 0 { refill.request(.max(delivered)) }
-        return delivered
+        break
       }
     }
+    // As in Combine, the refill follows the last elements even when the completion did.
+    if refills, let refill, delivered > 0 { refill.request(.max(delivered)) }
+    return delivered
   }
 }
 

@@ -87,8 +87,9 @@ where NewPublisher.Failure == Failure {}
 /// Each inner publisher gets its own `ChildSubscriber`. A child asks its publisher for one
 /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
 /// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
-/// overlap: whichever thread sets `delivering` owns the downstream and delivers the backlog
-/// before it lets go; a thread that finds it set queues its value and returns.
+/// overlap: whichever thread claims delivery (see `DeliveryOwnership`) owns the downstream and
+/// delivers the backlog before it gives delivery back; a thread that finds it claimed queues its
+/// value and returns.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -140,8 +141,9 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var paidBacklog = 0
     @usableFromInline
     var demand = Subscribers.Demand.none
+    /// Which thread owns the downstream (see `DeliveryOwnership`).
     @usableFromInline
-    var delivering = false
+    var delivery = DeliveryOwnership()
     /// The thread that owns delivery is inside a call into the downstream's `receive(_:)`:
     /// set where it takes the value to deliver, cleared at the next lock it takes.
     @usableFromInline
@@ -150,13 +152,6 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     @inlinable
     init(transform: @escaping (Input) -> NewPublisher) {
       self.transform = transform
-    }
-
-    @inlinable
-    mutating func claimDelivery() -> Bool {
-      if delivering { return false }
-      delivering = true
-      return true
     }
 
     /// Whether every inner publisher has finished.
@@ -237,7 +232,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<State>
-  // Owned by the thread that set `state.delivering`; released when the subscription ends.
+  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   @usableFromInline
@@ -327,7 +322,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         state.outerFinished = true
         state.upstream = nil
         swap(&state.transform, &transform)
-        return state.claimDelivery()
+        return state.delivery.claim()
       }
       if owns { drain(more: .none) }
     case .failure(let error):
@@ -359,7 +354,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var replacement: (any Subscription)?
     let deliver = state.withLock { state -> Bool in
       guard case .active = state.phase else { return false }
-      if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+      if state.demand == .none || !state.backlog.isEmpty || !state.delivery.claim() {
         state.backlog.append((id, value))
         // The child finishes at once and its value waits without it. The thread that owns
         // delivery drains the backlog; when nobody does, demand is zero and a drain would
@@ -367,7 +362,6 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
         return false
       }
-      state.delivering = true
       state.inDownstreamCall = true
       if state.demand != .unlimited { state.demand -= 1 }
       return true
@@ -385,7 +379,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     let owns = state.withLock { state -> Bool in
       guard case .active = state.phase else { return false }
       if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
-      return state.claimDelivery()
+      return state.delivery.claim()
     }
     replacement?.request(.max(1))
     if owns { drain(more: .none) }
@@ -423,7 +417,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
     let arrival = state.withLock { state -> Arrival in
       guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
-      if state.delivering || state.demand == .none || !state.backlog.isEmpty {
+      if state.demand == .none || !state.backlog.isEmpty || !state.delivery.claim() {
         let paid =
           state.inDownstreamCall && state.demand != .none && state.paidBacklog == state.backlog.count
         state.backlog.append((id, value))
@@ -432,7 +426,6 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         if state.demand != .unlimited { state.demand -= 1 }
         return .queued(askForMore: !state.children.children[index].unlimited)
       }
-      state.delivering = true
       state.inDownstreamCall = true
       if state.demand != .unlimited { state.demand -= 1 }
       return .deliver(askForMore: !state.children.children[index].unlimited)
@@ -459,7 +452,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
       let owns = state.withLock { state -> Bool in
         guard case .active = state.phase, state.children.remove(id) else { return false }
         if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
-        return state.claimDelivery()
+        return state.delivery.claim()
       }
       replacement?.request(.max(1))
       if owns { drain(more: .none) }
@@ -486,7 +479,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     let (upgraded, owns) = state.withLock { state -> ([any Subscription], Bool) in
       guard case .active = state.phase else { return ([], false) }
       let upgraded = state.addDemand(demand)
-      return (upgraded, !state.backlog.isEmpty && state.claimDelivery())
+      return (upgraded, !state.backlog.isEmpty && state.delivery.claim())
     }
     for subscription in upgraded { subscription.request(.unlimited) }
     if owns { drain(more: .none) }
@@ -500,7 +493,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
       case .cancelled, .done: return nil
       }
       state.phase = .cancelled
-      return (state.detachAll(except: nil, includingUpstream: true), state.claimDelivery())
+      return (state.detachAll(except: nil, includingUpstream: true), state.delivery.claim())
     }
     guard let (detached, owns) = ended else { return }
     for subscription in detached.cancelled { subscription.cancel() }
@@ -528,7 +521,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     let ended = state.withLock { state -> (Detached, Bool)? in
       guard case .active = state.phase else { return nil }
       state.phase = .failing(error)
-      return (state.detachAll(except: failed, includingUpstream: failed != nil), state.claimDelivery())
+      return (state.detachAll(except: failed, includingUpstream: failed != nil), state.delivery.claim())
     }
     guard let (detached, owns) = ended else { return }
     for subscription in detached.cancelled { subscription.cancel() }
@@ -547,46 +540,47 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var finishing = finishingScalar
     // The upstream leaves through a captured variable; see `childCompleted`.
     var replacement: (any Subscription)?
-    while true {
-      let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
-        state.inDownstreamCall = false
-        switch state.phase {
-        case .active:
-          let upgraded = state.addDemand(more)
-          if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
-            state.paidBacklog -= 1
-            state.inDownstreamCall = true
-            return (.deliver(value, replenish: nil), upgraded)
-          }
-          if state.demand != .none, let (id, value) = state.backlog.popFirst() {
-            if state.demand != .unlimited { state.demand -= 1 }
-            let replenish = state.children.index(of: id).flatMap { index in
-              state.children.children[index].unlimited ? nil : id
-            }
-            state.inDownstreamCall = true
-            return (.deliver(value, replenish: replenish), upgraded)
-          }
-          if finishing {
-            finishing = false
-            if state.finishScalarChild(maxPublishers: maxPublishers) {
-              replacement = state.upstream
-              return (.requestReplacement, upgraded)
-            }
-          }
-          if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
-            state.phase = .done
-            return (.complete(.finished), upgraded)
-          }
-          state.delivering = false
-          return (.idle, upgraded)
-        case .failing(let error):
-          state.phase = .done
-          return (.complete(.failure(error)), [])
-        case .cancelled, .done:
-          state.phase = .done
-          return (.release, [])
+    state.drain { state -> DeliveryStep<(Step, [any Subscription])> in
+      state.inDownstreamCall = false
+      switch state.phase {
+      case .active:
+        let upgraded = state.addDemand(more)
+        if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
+          state.paidBacklog -= 1
+          state.inDownstreamCall = true
+          return .perform((.deliver(value, replenish: nil), upgraded))
         }
+        if state.demand != .none, let (id, value) = state.backlog.popFirst() {
+          if state.demand != .unlimited { state.demand -= 1 }
+          let replenish = state.children.index(of: id).flatMap { index in
+            state.children.children[index].unlimited ? nil : id
+          }
+          state.inDownstreamCall = true
+          return .perform((.deliver(value, replenish: replenish), upgraded))
+        }
+        if finishing {
+          finishing = false
+          if state.finishScalarChild(maxPublishers: maxPublishers) {
+            replacement = state.upstream
+            return .perform((.requestReplacement, upgraded))
+          }
+        }
+        if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
+          state.phase = .done
+          return .performAndStop((.complete(.finished), upgraded))
+        }
+        state.delivery.giveBack()
+        // Performed, for the children it upgrades.
+        return .performAndStop((.idle, upgraded))
+      case .failing(let error):
+        state.phase = .done
+        return .performAndStop((.complete(.failure(error)), []))
+      case .cancelled, .done:
+        state.phase = .done
+        return .performAndStop((.release, []))
       }
+    } perform: { work in
+      let (step, upgraded) = work
       for subscription in upgraded { subscription.request(.unlimited) }
       switch step {
       case .deliver(let value, let replenish):
@@ -600,12 +594,10 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         let downstream = self.downstream
         self.downstream = nil
         if let downstream { relay.completion(downstream, completion) }
-        return
       case .release:
         downstream = nil
-        return
       case .idle:
-        return
+        break
       }
     }
   }

@@ -59,8 +59,8 @@ extension Publishers.SwitchToLatest {
 /// downstream asked for and no accepted element has used yet, so that a new inner publisher is
 /// asked for exactly that much. An element from an inner publisher that has been replaced is
 /// dropped. Calls into the downstream never overlap: a cancelled inner publisher may still be
-/// delivering on another thread when the new one starts, so whichever thread sets
-/// `delivering` owns the downstream, and others queue their element for it.
+/// delivering on another thread when the new one starts, so whichever thread claims delivery
+/// (see `DeliveryOwnership`) owns the downstream, and others queue their element for it.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -111,18 +111,12 @@ where
     /// Accepted elements waiting for the delivering thread.
     @usableFromInline
     var backlog = ValueQueue<P.Output>()
+    /// Which thread owns the downstream (see `DeliveryOwnership`).
     @usableFromInline
-    var delivering = false
+    var delivery = DeliveryOwnership()
 
     @inlinable
     init() {}
-
-    @inlinable
-    mutating func claimDelivery() -> Bool {
-      if delivering { return false }
-      delivering = true
-      return true
-    }
 
     /// Forgets the upstream and the current child; returns the subscriptions to cancel (the
     /// child first, as Combine cancels them), with the values not delivered, for the caller to
@@ -175,13 +169,12 @@ where
         return .waiting
       }
       if demand != .unlimited { demand -= 1 }
-      if delivering {
+      guard delivery.claim() else {
         backlog.append(value)
         // Finished; the thread that owns delivery completes if the upstream has finished.
         currentID = nil
         return .queued
       }
-      delivering = true
       return .deliver(value, finishing: id)
     }
   }
@@ -210,7 +203,7 @@ where
   // Guarded by its own lock.
   @usableFromInline
   let state = Locked(State())
-  // Owned by the thread that set `state.delivering`; released when the subscription ends.
+  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   @usableFromInline
@@ -330,7 +323,7 @@ where
         guard case .active = state.phase, !state.outerFinished else { return false }
         state.outerFinished = true
         state.upstream = nil
-        return state.currentID == nil && state.claimDelivery()
+        return state.currentID == nil && state.delivery.claim()
       }
       if owns { drain(more: .none) }
     case .failure(let error):
@@ -365,11 +358,10 @@ where
         "switchToLatest(): an inner publisher sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
       )
       if state.demand != .unlimited { state.demand -= 1 }
-      if state.delivering {
+      guard state.delivery.claim() else {
         state.backlog.append(value)
         return false
       }
-      state.delivering = true
       return true
     }
     guard owns else { return .none }
@@ -381,7 +373,7 @@ where
       guard case .active = state.phase, state.currentID == id, state.backlog.isEmpty, state.pendingScalar == nil
       else { return false }
       state.demand += more
-      state.delivering = false
+      state.delivery.giveBack()
       return true
     }
     if returned { return more }
@@ -398,7 +390,7 @@ where
         assertSubscribed(state.current != nil)
         state.currentID = nil
         state.current = nil
-        return state.outerFinished && state.claimDelivery()
+        return state.outerFinished && state.delivery.claim()
       }
       if owns { drain(more: .none) }
     case .failure(let error):
@@ -445,7 +437,7 @@ where
       case .cancelled, .done: return nil
       }
       state.phase = .cancelled
-      return (state.detachAll(includingUpstream: true, includingCurrent: true), state.claimDelivery())
+      return (state.detachAll(includingUpstream: true, includingCurrent: true), state.delivery.claim())
     }
     guard let (detached, owns) = ended else { return }
     for subscription in detached.cancelled { subscription.cancel() }
@@ -480,7 +472,7 @@ where
       }
       state.phase = .failing(error)
       let detached = state.detachAll(includingUpstream: child != nil, includingCurrent: child == nil)
-      return (detached, state.claimDelivery())
+      return (detached, state.delivery.claim())
     }
     guard let (detached, owns) = ended else { return }
     for subscription in detached.cancelled { subscription.cancel() }
@@ -504,46 +496,46 @@ where
     // see `receive(_:)`.
     var forward: (any Subscription)?
     var forwarding = false
-    while true {
-      let step = state.withLock { state -> Step in
-        switch state.phase {
-        case .active:
-          if more != .none {
-            state.demand += more
-            if state.current != nil {
-              forward = state.current
-              forwarding = true
-            }
+    state.drain { state -> DeliveryStep<Step> in
+      switch state.phase {
+      case .active:
+        if more != .none {
+          state.demand += more
+          if state.current != nil {
+            forward = state.current
+            forwarding = true
           }
-          if let value = state.backlog.popFirst() {
-            return .deliver(value, finishing: nil)
-          }
-          if let finished = finishing {
-            finishing = nil
-            // Unless the upstream has sent a newer publisher meanwhile.
-            if state.currentID == finished { state.currentID = nil }
-          }
-          // The backlog is empty: a scalar value waits only while its child is the latest
-          // and nothing of it was accepted.
-          if more != .none, let value = state.pendingScalar, let id = state.currentID {
-            state.pendingScalar = nil
-            if state.demand != .unlimited { state.demand -= 1 }
-            return .deliver(value, finishing: id)
-          }
-          if state.outerFinished && state.currentID == nil {
-            state.phase = .done
-            return .complete(.finished)
-          }
-          state.delivering = false
-          return .idle
-        case .failing(let error):
-          state.phase = .done
-          return .complete(.failure(error))
-        case .cancelled, .done:
-          state.phase = .done
-          return .release
         }
+        if let value = state.backlog.popFirst() {
+          return .perform(.deliver(value, finishing: nil))
+        }
+        if let finished = finishing {
+          finishing = nil
+          // Unless the upstream has sent a newer publisher meanwhile.
+          if state.currentID == finished { state.currentID = nil }
+        }
+        // The backlog is empty: a scalar value waits only while its child is the latest
+        // and nothing of it was accepted.
+        if more != .none, let value = state.pendingScalar, let id = state.currentID {
+          state.pendingScalar = nil
+          if state.demand != .unlimited { state.demand -= 1 }
+          return .perform(.deliver(value, finishing: id))
+        }
+        if state.outerFinished && state.currentID == nil {
+          state.phase = .done
+          return .performAndStop(.complete(.finished))
+        }
+        state.delivery.giveBack()
+        // Performed, for the demand it forwards.
+        return .performAndStop(.idle)
+      case .failing(let error):
+        state.phase = .done
+        return .performAndStop(.complete(.failure(error)))
+      case .cancelled, .done:
+        state.phase = .done
+        return .performAndStop(.release)
       }
+    } perform: { step in
       if forwarding {
         forward?.request(more)
         forward = nil
@@ -557,12 +549,10 @@ where
         let downstream = self.downstream
         self.downstream = nil
         if let downstream { relay.completion(downstream, completion) }
-        return
       case .release:
         downstream = nil
-        return
       case .idle:
-        return
+        break
       }
     }
   }

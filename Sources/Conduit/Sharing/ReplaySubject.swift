@@ -162,7 +162,6 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     /// The receiver comes retained once, for the call after the lock.
     case value(Unmanaged<Receiver>, Output)
     case completion(Receiver, Subscribers.Completion<Failure>)
-    case idle
   }
 
   /// What a live value leads to.
@@ -201,9 +200,9 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     var completion: Subscribers.Completion<Failure>?
     @usableFromInline
     var demand = Subscribers.Demand.none
-    /// Whether a thread is delivering; others only enqueue and leave it to that thread.
+    /// Claimed by the thread that starts the replay (see `DeliveryOwnership`).
     @usableFromInline
-    var delivering = true
+    var delivery = DeliveryOwnership(claimed: true)
     /// Whether the replay has been set up; until then the subscriber could not ask for anything,
     /// so no value waiting for it is dropped.
     @usableFromInline
@@ -261,8 +260,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   func enqueue(_ value: Output) {
     let arrival = state.withLock { state -> Arrival in
       guard let receiver = state.receiver else { return .nothing(dropped: .none) }
-      if !state.delivering, state.queue.isEmpty, state.demand > 0 {
-        state.delivering = true
+      if state.queue.isEmpty, state.demand > 0, state.delivery.claim() {
         if state.demand != .unlimited { state.demand -= 1 }
         return .deliver(Unmanaged.passRetained(receiver), value)
       }
@@ -280,7 +278,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
           state.queue.removeFirst(excess)
         }
       }
-      return takeDelivery(&state) ? .drain(dropped: dropped) : .nothing(dropped: dropped)
+      return state.delivery.claim() ? .drain(dropped: dropped) : .nothing(dropped: dropped)
     }
     switch arrival {
     case .deliver(let receiver, let value):
@@ -299,7 +297,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       guard state.receiver != nil, state.completion == nil else { return false }
       state.completion = completion
       state.parent = nil
-      return takeDelivery(&state)
+      return state.delivery.claim()
     }
     if owns { drain(adding: .none) }
   }
@@ -310,7 +308,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     let owns = state.withLock { state -> Bool in
       guard state.receiver != nil else { return false }
       state.demand += demand
-      return takeDelivery(&state)
+      return state.delivery.claim()
     }
     if owns { drain(adding: .none) }
   }
@@ -338,46 +336,35 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     return receiver._withUnsafeGuaranteedRef { $0.downstream.receive(value) }
   }
 
-  @inlinable
-  func takeDelivery(_ state: inout State) -> Bool {
-    guard !state.delivering else { return false }
-    state.delivering = true
-    return true
-  }
-
   /// Adds the demand the last delivered value returned, then delivers while there is something
   /// deliverable, one value per lock round trip; runs only on the thread that owns delivery, and
   /// hands ownership back when nothing is left.
   @inlinable
   func drain(adding more: Subscribers.Demand) {
     var more = more
-    while true {
-      let step = state.withLock { state -> Step in
-        if more > 0, state.receiver != nil { state.demand += more }
-        guard let receiver = state.receiver else {
-          state.delivering = false
-          return .idle
-        }
-        if !state.queue.isEmpty && state.demand > 0 {
-          if state.demand != .unlimited { state.demand -= 1 }
-          return .value(Unmanaged.passRetained(receiver), state.queue.removeFirst())
-        }
-        if state.queue.isEmpty, let completion = state.completion {
-          state.receiver = nil
-          state.parent = nil
-          return .completion(receiver, completion)
-        }
-        state.delivering = false
-        return .idle
+    state.drain { state -> DeliveryStep<Step> in
+      if more > 0, state.receiver != nil { state.demand += more }
+      guard let receiver = state.receiver else {
+        state.delivery.giveBack()
+        return .stop
       }
+      if !state.queue.isEmpty && state.demand > 0 {
+        if state.demand != .unlimited { state.demand -= 1 }
+        return .perform(.value(Unmanaged.passRetained(receiver), state.queue.removeFirst()))
+      }
+      if state.queue.isEmpty, let completion = state.completion {
+        state.receiver = nil
+        state.parent = nil
+        return .performAndStop(.completion(receiver, completion))
+      }
+      state.delivery.giveBack()
+      return .stop
+    } perform: { step in
       switch step {
       case .value(let receiver, let value):
         more = Self.deliver(value, to: receiver)
       case .completion(let receiver, let completion):
         receiver.downstream.receive(completion: completion)
-        return
-      case .idle:
-        return
       }
     }
   }
