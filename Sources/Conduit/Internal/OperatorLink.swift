@@ -15,12 +15,13 @@
 ///
 /// **Why only where the values or errors change type.** The optimizer also gives up on a type
 /// nested more than 50 levels deep, and a pipeline's subscriber type nests one level per
-/// subscriber and one per link, so a chain of operators that each nested two levels would run
-/// generic code from its 22nd operator or so. An operator that passes on the values and errors
-/// it receives cannot make them grow, so its subscriber is generic over its downstream alone,
-/// one level per use (`FilterInner`, `DropInner`, `HandleEventsInner` …); the same chain then
-/// stays specialized to about 30 operators. A pipeline longer than that can erase a part of itself with
-/// `eraseToAnyPublisher()`, which starts the nesting afresh above it.
+/// subscriber and one per link, so a chain of operators that each nest two levels runs generic
+/// code from its 22nd operator or so. An operator that passes on the values and errors it
+/// receives cannot make them grow, so its subscriber is generic over its downstream alone, one
+/// level per use (`FilterInner`, `DropInner`, `HandleEventsInner` …); a chain that mixes them
+/// with the others (`map`, `filter`, `removeDuplicates`, `handleEvents`, `scan`, `compactMap`)
+/// then stays specialized to about 30 operators. A pipeline longer than that can erase a part of
+/// itself with `eraseToAnyPublisher()`, which starts the nesting afresh above it.
 @usableFromInline
 protocol OperatorLink {
   /// The kind of values the subscriber receives.
