@@ -1,18 +1,18 @@
 import Conduit
 
-/// Pipelines whose per-value code once ran unspecialized: an operator used more than once, a
-/// chain of thirty operators (its subscriber type nested too deep),
-/// combining operators nested with values that grow, combining operators nested seven deep (their
-/// subscribing recursed through a function that was not inlined), and operators whose code
-/// client modules could not specialize at all (`share(replay:)`, `drop(untilOutputFrom:)`).
+/// Pipelines whose per-value code runs unspecialized unless Conduit's types are shaped for the
+/// optimizer: an operator used more than once, a chain of thirty operators (its subscriber type
+/// nests deep), combining operators nested with values that grow, combining operators nested
+/// seven deep (their subscribing recurses through one function, which must be inlined), and
+/// operators whose code client modules must be able to specialize (`share(replay:)`,
+/// `drop(untilOutputFrom:)`).
 ///
 /// The optimizer keeps a generic function specialized along a call chain only until the function
 /// recurs with type arguments that grow; after that, calls run generic code that looks up type
-/// metadata on every value (see `OperatorLink` in Conduit). These workloads keep the pipelines in
-/// which that happened, ten to forty times slower per value, under watch. CI also fails the
-/// release build if the optimizer reports such a loop for a subscriber's `receive(_:)`. Their
-/// targets are guards set well above what the pipelines take now and well below what they took
-/// then; no issue set them.
+/// metadata on every value (see `OperatorLink` in Conduit). These workloads keep those pipelines
+/// under watch. CI also fails the release build if the optimizer reports such a loop for a
+/// subscriber's `receive(_:)`. Their targets are guards, set well above what specialized code
+/// takes and well below what unspecialized code takes; no issue set them.
 enum SpecializationWorkloads {
   nonisolated(unsafe) static let all: [Workload] = [
     Workload(

@@ -42,7 +42,8 @@ public func withLeakCheck<R>(timeout: Duration = .seconds(1), _ body: (LeakTrack
 ///
 /// ```swift
 /// try await withLeakCheck { tracker in
-///     for await value in subject.values.prefix(2) { print(value) }
+///     let model = tracker.track(Model())
+///     await model.load()
 /// }
 /// ```
 public func withLeakCheck<R>(

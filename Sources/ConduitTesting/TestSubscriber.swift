@@ -21,8 +21,11 @@ import Synchronization
 public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
   /// One thing the subscriber received.
   public enum Event {
+    /// A subscription (``receive(subscription:)``).
     case subscription
+    /// A value (``receive(_:)``).
     case value(Input)
+    /// A completion (``receive(completion:)``).
     case completion(Subscribers.Completion<Failure>)
   }
 

@@ -43,7 +43,7 @@ public struct AnyPublisher<Output, Failure: Error>: Publisher, CustomStringConve
   }
 }
 
-// The wrapped publisher is immutable once erased, as the boxed publisher always was.
+// The wrapped publisher is immutable once erased, as the boxed publisher is.
 extension AnyPublisher: @unchecked Sendable where Output: Sendable {}
 
 extension Publisher {
@@ -56,8 +56,9 @@ extension Publisher {
   /// Conduit compiles a pipeline into code specialized for its types, and the compiler stops
   /// specializing once the types of a pipeline's subscribers nest about 50 levels deep: from
   /// around 30 chained operators (fewer with nested `combineLatest`, `zip` or `flatMap`), each
-  /// value then runs through generic code, tens of times slower. Erasing part of a long pipeline
-  /// starts the nesting afresh above the eraser, for the cost of one indirect call per value.
+  /// value then runs through generic code that looks up type metadata at every call, which is
+  /// much slower. Erasing part of a long pipeline starts the nesting afresh above the eraser, for
+  /// the cost of one indirect call per value.
   @inlinable
   public func eraseToAnyPublisher() -> AnyPublisher<Output, Failure> {
     AnyPublisher(self)

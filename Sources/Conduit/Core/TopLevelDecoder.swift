@@ -2,8 +2,9 @@
 /// property list.
 ///
 /// `Publisher.decode(type:decoder:)` uses it. Foundation's `JSONDecoder` and
-/// `PropertyListDecoder` have this shape; Conduit does not import
-/// Foundation, so their conformances belong in ConduitFoundation.
+/// `PropertyListDecoder` have this shape, but Conduit does not import Foundation, so it does not
+/// declare their conformances: a module that imports both can
+/// (`extension JSONDecoder: @retroactive TopLevelDecoder {}`).
 ///
 /// ```swift
 /// struct IntDecoder: TopLevelDecoder {

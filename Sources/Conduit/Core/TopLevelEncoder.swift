@@ -2,8 +2,9 @@
 /// property list.
 ///
 /// `Publisher.encode(encoder:)` uses it. Foundation's `JSONEncoder` and
-/// `PropertyListEncoder` have this shape; Conduit does not import
-/// Foundation, so their conformances belong in ConduitFoundation.
+/// `PropertyListEncoder` have this shape, but Conduit does not import Foundation, so it does not
+/// declare their conformances: a module that imports both can
+/// (`extension JSONEncoder: @retroactive TopLevelEncoder {}`).
 ///
 /// ```swift
 /// struct DescriptionEncoder: TopLevelEncoder {

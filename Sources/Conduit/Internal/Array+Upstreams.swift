@@ -3,8 +3,8 @@ import Synchronization
 extension Array {
   /// `Array(repeating:count:)` for the counts a combining operator has, written as literals:
   /// `Array(repeating:count:)` allocates through unspecialized code that looks up the storage
-  /// type's metadata on every call, about 7% of subscribing to a `combineLatest` of two subjects
-  /// and cancelling it.
+  /// type's metadata on every call, and subscribing to a combining operator calls it once per
+  /// per-upstream array.
   @inlinable @inline(__always)
   static func upstreams(repeating value: Element, count: Int) -> [Element] {
     switch count {

@@ -4,8 +4,8 @@
 /// An operator whose values arrive from its children (flatMap, switchToLatest) would otherwise
 /// call the next operator of the same kind directly, and the optimizer refuses to specialize a
 /// call from `Inner<U>` into `Inner<Wrapper<U>>` (it takes it for an endless specialization
-/// loop), so every level after the first ran unspecialized generic code. Functions created on the
-/// subscribe path carry no such history.
+/// loop), so every level after the first would run unspecialized generic code. Functions created
+/// on the subscribe path carry no such chain of types.
 @usableFromInline
 struct DownstreamRelay<Downstream: Subscriber> {
   @usableFromInline

@@ -3,7 +3,7 @@ import Synchronization
 /// One slot per upstream, of each upstream's output type: the storage of `Zip` and
 /// `CombineLatest`, written out for each arity that Combine has. The reads are specialized for
 /// the concrete slot types, so that an output is built in registers: a loop over a parameter
-/// pack ran unspecialized generic code for every element, and a stored reader closure returned
+/// pack runs unspecialized generic code for every element, and a stored reader closure returns
 /// each output through memory.
 ///
 /// A value comes with the index of the upstream that delivered it, and its type is that

@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// The tuple comes through `map`'s transform, which takes it in memory, just written element by
 /// element. Inlined there, a transform that the optimizer vectorizes (`{ $0 + $1 + $2 + $3 }`)
-/// read it back with wider loads than those stores, which the processor cannot forward from its
-/// store buffer: a stall of a dozen cycles per value (about a fifth of a `combineLatest` nested
-/// seven deep). Read one element at a time and passed in registers, the elements forward.
+/// reads it back with wider loads than those stores, which the processor cannot forward from its
+/// store buffer, so every value stalls. Read one element at a time and passed in registers, the
+/// elements forward.
 @usableFromInline
 enum SpreadTuple {
   @inlinable @inline(never)

@@ -13,7 +13,7 @@ import Synchronization
 class SubjectConduit<Output, Failure: Error>: SubjectMember, @unchecked Sendable {
   // The value comes by pointer: a function type that names `Output` directly would be called
   // through a reabstraction thunk (the stored function takes its argument indirectly, the
-  // specialized closure directly), which cost a second call per subscriber per value.
+  // specialized closure directly), which costs a second call per subscriber per value.
   @usableFromInline
   let offer: (SubjectConduit<Output, Failure>, UnsafePointer<Output>) -> Void
 

@@ -129,7 +129,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
 
   /// Everything a subscribed stream calls, in one object that never changes: taking it out of the
   /// state retains one reference, where copying the downstream, the five optional closures and the
-  /// upstream subscription out retained and released each of them around every value. The state
+  /// upstream subscription out would retain and release each of them around every value. The state
   /// drops it when the stream completes or is cancelled, and it goes with the last call that
   /// still runs.
   @usableFromInline

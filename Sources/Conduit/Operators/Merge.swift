@@ -854,7 +854,7 @@ extension Publisher {
 struct MergeStrategy<Output>: CombiningStrategy {
   // Never read: it gives the strategy a size. A stored property of size zero sits at offset 0
   // of the subscription, so ThreadSanitizer, which instruments each access to a stored property,
-  // took every modifying access to the strategy for a write to the object's header, racing with
+  // takes every modifying access to the strategy for a write to the object's header, racing with
   // the other threads that read the header to call a method: false reports in any build with
   // `--sanitize=thread`, ours and our users'.
   @usableFromInline

@@ -138,7 +138,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     case finish(trigger: any Subscription, upstream: (any Subscription)?, Downstream?)
     /// Upstream has not sent its subscription, so neither has downstream had one: it gets its
     /// subscription and the completion at once, and upstream's subscription is cancelled when
-    /// it arrives. (Combine sends the completion alone.)
+    /// it arrives (Documentation/DifferencesFromCombine.md, section 7).
     case finishUnsubscribed(trigger: any Subscription, Downstream)
   }
 
@@ -146,8 +146,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   func triggerFired() -> Subscribers.Demand {
     let action = state.withLock { state -> FireAction in
       guard case .active(let trigger) = state.trigger, !state.terminal else { return .ignore }
-      // The stream ends, and the trigger with it. (Combine does not cancel the trigger, which
-      // then keeps this finished subscription until it completes.)
+      // The stream ends, and the trigger with it, so that the trigger does not keep this
+      // finished subscription alive (Documentation/DifferencesFromCombine.md, section 5).
       state.trigger = .done
       guard case .awaiting = state.upstream else {
         return .finish(trigger: trigger, upstream: take(&state.upstream), end(&state, with: .finished))
@@ -186,9 +186,8 @@ extension Publisher {
   /// Republishes elements until another publisher emits an element.
   ///
   /// When the other publisher emits its first element, this publisher cancels upstream and the
-  /// other publisher, and finishes. The other
-  /// publisher finishing or failing without an element changes nothing. Requests go to
-  /// upstream as they are, `.none` included.
+  /// other publisher, and finishes. The other publisher finishing or failing without an element
+  /// changes nothing. Requests go to upstream as they are, `.none` included.
   ///
   /// ```swift
   /// let numbers = PassthroughSubject<Int, Never>()

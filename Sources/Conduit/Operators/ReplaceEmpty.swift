@@ -67,7 +67,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
 
   /// The downstream, the replacement and the upstream subscription, in one object that never
   /// changes: a value retains it once under the lock, where copying the state's payload out
-  /// copied the upstream subscription's existential with it.
+  /// would copy the upstream subscription's existential with it.
   @usableFromInline
   final class Targets {
     @usableFromInline

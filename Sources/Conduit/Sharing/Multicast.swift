@@ -23,8 +23,8 @@ extension Publishers {
     /// The publisher that this publisher receives elements from.
     public let upstream: Upstream
 
-    /// A closure to create a new Subject each time a subscriber attaches to the multicast
-    /// publisher (Combine calls it once, lazily; so does Conduit).
+    /// A closure to create the subject: it is called once, lazily, on the first subscription or
+    /// connection, as in Combine.
     public let createSubject: () -> SubjectType
 
     // Guarded by its own lock. The lock is held while `createSubject` runs, the one exception to

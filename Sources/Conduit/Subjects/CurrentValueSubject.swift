@@ -2,8 +2,8 @@
 ///
 /// A new subscriber receives the current value with its first demand, then every later value
 /// sent while it has demand. A value sent while it has none is dropped, but, as in Combine, the
-/// subscriber then receives the current value with its next demand. After a completion, `send` does nothing; assigning ``value`` still changes it but sends
-/// nothing.
+/// subscriber then receives the current value with its next demand. After a completion, `send`
+/// does nothing; assigning ``value`` still changes it but sends nothing.
 ///
 /// ```swift
 /// let temperature = CurrentValueSubject<Double, Never>(20)

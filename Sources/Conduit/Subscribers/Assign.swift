@@ -4,8 +4,9 @@ extension Subscribers {
   /// A simple subscriber that assigns received elements to a property indicated by a key path.
   ///
   /// The subscriber holds the object strongly until it completes or is cancelled: an object that
-  /// stores the token of an assignment to itself keeps itself alive. Use a weak hop, or
-  /// `assign(to: &$property)` where `@Published` is available, to avoid that cycle.
+  /// stores the token of an assignment to itself keeps itself alive. Assign through a sink that
+  /// captures the object weakly (`sink { [weak model] in model?.count = $0 }`) to avoid that
+  /// cycle.
   ///
   /// ```swift
   /// let cancellable = [1, 2].publisher.assign(to: \.count, on: model)
