@@ -540,47 +540,49 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var finishing = finishingScalar
     // The upstream leaves through a captured variable; see `childCompleted`.
     var replacement: (any Subscription)?
-    state.drain { state -> DeliveryStep<(Step, [any Subscription])> in
-      state.inDownstreamCall = false
-      switch state.phase {
-      case .active:
-        let upgraded = state.addDemand(more)
-        if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
-          state.paidBacklog -= 1
-          state.inDownstreamCall = true
-          return .perform((.deliver(value, replenish: nil), upgraded))
-        }
-        if state.demand != .none, let (id, value) = state.backlog.popFirst() {
-          if state.demand != .unlimited { state.demand -= 1 }
-          let replenish = state.children.index(of: id).flatMap { index in
-            state.children.children[index].unlimited ? nil : id
+    // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`:
+    // through it, the loop of "5 x flatMap { Just($0) }, per value" is not inlined and destroys
+    // its steps through generic witnesses.
+    while true {
+      let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
+        state.inDownstreamCall = false
+        switch state.phase {
+        case .active:
+          let upgraded = state.addDemand(more)
+          if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
+            state.paidBacklog -= 1
+            state.inDownstreamCall = true
+            return (.deliver(value, replenish: nil), upgraded)
           }
-          state.inDownstreamCall = true
-          return .perform((.deliver(value, replenish: replenish), upgraded))
-        }
-        if finishing {
-          finishing = false
-          if state.finishScalarChild(maxPublishers: maxPublishers) {
-            replacement = state.upstream
-            return .perform((.requestReplacement, upgraded))
+          if state.demand != .none, let (id, value) = state.backlog.popFirst() {
+            if state.demand != .unlimited { state.demand -= 1 }
+            let replenish = state.children.index(of: id).flatMap { index in
+              state.children.children[index].unlimited ? nil : id
+            }
+            state.inDownstreamCall = true
+            return (.deliver(value, replenish: replenish), upgraded)
           }
-        }
-        if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
+          if finishing {
+            finishing = false
+            if state.finishScalarChild(maxPublishers: maxPublishers) {
+              replacement = state.upstream
+              return (.requestReplacement, upgraded)
+            }
+          }
+          if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
+            state.phase = .done
+            return (.complete(.finished), upgraded)
+          }
+          state.delivery.giveBack()
+          return (.idle, upgraded)
+        case .failing(let error):
           state.phase = .done
-          return .performAndStop((.complete(.finished), upgraded))
+          return (.complete(.failure(error)), [])
+        case .cancelled, .done:
+          state.phase = .done
+          return (.release, [])
         }
-        state.delivery.giveBack()
-        // Performed, for the children it upgrades.
-        return .performAndStop((.idle, upgraded))
-      case .failing(let error):
-        state.phase = .done
-        return .performAndStop((.complete(.failure(error)), []))
-      case .cancelled, .done:
-        state.phase = .done
-        return .performAndStop((.release, []))
       }
-    } perform: { work in
-      let (step, upgraded) = work
       for subscription in upgraded { subscription.request(.unlimited) }
       switch step {
       case .deliver(let value, let replenish):
@@ -594,10 +596,12 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
         let downstream = self.downstream
         self.downstream = nil
         if let downstream { relay.completion(downstream, completion) }
+        return
       case .release:
         downstream = nil
+        return
       case .idle:
-        break
+        return
       }
     }
   }
