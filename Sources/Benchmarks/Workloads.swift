@@ -86,6 +86,18 @@ enum Workloads {
       }
     },
     Workload(
+      "create a PassthroughSubject, subscribe a sink, send one value, cancel", baseline: "baseline.Alloc5", target: 2.5
+    ) {
+      measure(operations: 200_000) { count in
+        for value in 0..<count {
+          let subject = PassthroughSubject<Int, Never>()
+          let cancellable = subject.sink { blackHole($0) }
+          subject.send(value)
+          cancellable.cancel()
+        }
+      }
+    },
+    Workload(
       "reference: the same, removeDuplicates replaced by a hand-written operator that hands upstream's subscription down",
       baseline: "baseline.Alloc5", target: 3,
       note: "a floor: one object per subscription, no state, no census"
