@@ -19,7 +19,7 @@ struct CombineBehaviourParityTests {
   // and scan hand the subscriber a subscription of their own. Once the stream has ended (cancel,
   // a throw, a failed predicate), that subscription swallows the subscriber's later `request` and
   // `cancel`. Conduit's do the same; each operator's suite pins it (`expectOwnSubscription` and
-  // the checks beside it, Operators/OwnSubscriptionChecks.swift).
+  // the checks beside it, Support/OwnSubscriptionChecks.swift).
 
   /// Plain `scan` passes the upstream subscription through in Combine too.
   /// Evidence: ScanTests.swift `testRange` (`.subscription("PassthroughSubject")`) and
@@ -238,12 +238,4 @@ struct CombineBehaviourParityTests {
     let unique: Publishers.Sequence<[Int], Never> = [1, 1, 2, 1].publisher.removeDuplicates()
     #expect(unique.sequence == [1, 2, 1])
   }
-}
-
-// MARK: - Helpers
-
-/// The error the subscriber failed with, if it failed.
-private func failure<Input>(of subscriber: TestSubscriber<Input, any Error>) -> (any Error)? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error
 }

@@ -22,8 +22,6 @@ private final class CountingCancellable: Cancellable {
   }
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct AnyCancellableTests {
   @Test func closureRunsOnCancel() {
@@ -70,10 +68,10 @@ struct AnyCancellableTests {
   }
 
   @Test func cancelReleasesTheClosure() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     let token: AnyCancellable
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = AnyCancellable { _ = probe }
     }

@@ -6,8 +6,6 @@ private enum AnySubscriberTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct AnySubscriberTests {
   // MARK: Wrapping a subscriber
@@ -180,10 +178,10 @@ struct AnySubscriberTests {
   }
 
   @Test func publisherReleasesClosuresWhenFinished() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       [1, 2].publisher.subscribe(
         AnySubscriber(

@@ -478,7 +478,7 @@ struct BufferStateMachineTests {
 
   private func subscribed(size: Int, whenFull: Publishers.BufferingStrategy<BufferTestError>) -> Machine {
     var machine = Machine(size: size, prefetch: .byRequest, whenFull: whenFull)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .unlimited)
+    #expect(machine.receive(subscription: SpySubscription()) == .unlimited)
     // The subscribing call owns the downstream until it has drained.
     guard case .idle = machine.nextStep(adding: .none) else {
       Issue.record("a fresh buffer has nothing to deliver")
@@ -489,7 +489,7 @@ struct BufferStateMachineTests {
 
   @Test func aSecondSubscriptionIsRefused() {
     var machine = subscribed(size: 1, whenFull: .dropNewest)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == nil)
+    #expect(machine.receive(subscription: SpySubscription()) == nil)
   }
 
   @Test func anElementWithDemandAndAnEmptyBufferGoesStraightThrough() {
@@ -586,7 +586,7 @@ struct BufferStateMachineTests {
   @Test func aCancelBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
     #expect(machine.cancel() == nil)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .max(1))
+    #expect(machine.receive(subscription: SpySubscription()) == .max(1))
     let cancelled = machine.cancel()
     #expect(cancelled?.ownsDelivery == false)
     #expect(cancelled?.released.upstream != nil)

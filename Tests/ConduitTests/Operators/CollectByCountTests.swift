@@ -125,7 +125,7 @@ struct CollectByCountTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(2).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
 
     upstream.sendSubscription(second)
 

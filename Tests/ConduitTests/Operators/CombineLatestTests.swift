@@ -5,11 +5,6 @@ import Testing
 
 private struct CombineLatestError: Error, Equatable {}
 
-/// Tuples are not Equatable: tests compare their descriptions.
-private func described<Value>(_ values: [Value]) -> [String] {
-  values.map { "\($0)" }
-}
-
 @Suite(.leakChecked)
 struct CombineLatestTests {
   @Test func publishesTheLatestOfEachOnceEveryUpstreamHasPublished() {

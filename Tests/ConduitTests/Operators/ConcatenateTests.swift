@@ -206,7 +206,7 @@ struct ConcatenateTests {
     suffix.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .value(1), .value(5), .completion(.finished)])
     #expect(subscriber.violations.isEmpty)
-    let late = ReducingUpstream<Int, Never>.Recorder()
+    let late = SpySubscription()
     suffix.sendSubscription(late)
     #expect(late.cancelCount == 1)
   }

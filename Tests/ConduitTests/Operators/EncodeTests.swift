@@ -33,7 +33,7 @@ struct EncodeTests {
     upstream.send(-1)
     #expect(upstream.link?.isCancelled == true)
     #expect(subscriber.values == ["1"])
-    #expect(failure(of: subscriber) == .negative)
+    #expect(failure(of: subscriber, as: EncodeTestError.self) == .negative)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.values == ["1"])
@@ -47,7 +47,7 @@ struct EncodeTests {
     upstream.send(7)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.values == ["7"])
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: EncodeTestError.self) == .upstream)
   }
 
   @Test func passesDemandThrough() {
@@ -107,14 +107,4 @@ struct EncodeTests {
       $0.encode(encoder: DescriptionEncoder())
     }
   }
-}
-
-private func isFinished(_ subscriber: TestSubscriber<String, any Error>) -> Bool {
-  if case .finished? = subscriber.completion { return true }
-  return false
-}
-
-private func failure(of subscriber: TestSubscriber<String, any Error>) -> EncodeTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? EncodeTestError
 }

@@ -45,16 +45,6 @@ private struct OffThreadWork: @unchecked Sendable {
   let run: () -> Void
 }
 
-/// A publisher that keeps the subscriber it is given, as it is, and sends it nothing: for the
-/// reflection tests of the subscribers flatMap and switchToLatest give their inner publishers.
-final class SubscriberKeeper<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  var subscriber: Any?
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    self.subscriber = subscriber
-  }
-}
-
 @Suite(.leakChecked)
 struct FlatMapTests {
   // MARK: Values and completion

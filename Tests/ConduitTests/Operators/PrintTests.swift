@@ -233,7 +233,7 @@ struct PrintTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.print(to: output).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
     upstream.sendSubscription(second)
     #expect(second.cancelCount == 1)
     #expect(output.lines.count == 2)

@@ -6,16 +6,6 @@ private struct TryCompactMapTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryCompactMapTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryCompactMapTestError
-}
-
-private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
-  if case .finished = subscriber.completion { return true }
-  return false
-}
-
 @Suite(.leakChecked)
 struct TryCompactMapTests {
   @Test func publishesNonNilResults() {
@@ -30,7 +20,7 @@ struct TryCompactMapTests {
     let subscriber = TestSubscriber<Int, any Error>()
     subject.tryCompactMap { Int($0) }.subscribe(subscriber)
     subject.send(completion: .failure(TryCompactMapTestError(code: 4)))
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 4))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 4))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -47,9 +37,9 @@ struct TryCompactMapTests {
     #expect(upstream.cancelCount == 1)
     upstream.send("2")
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 1))
     upstream.send(completion: .finished)
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 1))
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -95,7 +85,7 @@ struct TryCompactMapTests {
     fused.subscribe(subscriber)
     for text in ["x", "1", "2", "0", "5"] { subject.send(text) }
     #expect(subscriber.values == [2])
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 0))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 0))
   }
 
   // MARK: Its own subscription, as Combine's

@@ -16,7 +16,7 @@ struct TryFirstWhereTests {
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values == [3])
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
@@ -33,7 +33,7 @@ struct TryFirstWhereTests {
 
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   // As in Combine (FirstTests.testTryFirstWhereFinishesImmediatelyWithoutDemand), the bare
@@ -49,7 +49,7 @@ struct TryFirstWhereTests {
     subscriber.request(.max(1))
     #expect(subscriber.values.isEmpty)
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -59,7 +59,7 @@ struct TryFirstWhereTests {
 
     subject.send(completion: .failure(.upstream))
 
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheValueUntilDemand() {
@@ -88,8 +88,4 @@ struct TryFirstWhereTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

@@ -6,11 +6,6 @@ private struct TryMapTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryMapTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryMapTestError
-}
-
 @Suite(.leakChecked)
 struct TryMapTests {
   @Test func transformsEveryValue() {
@@ -31,7 +26,7 @@ struct TryMapTests {
     subject.send(1)
     subject.send(completion: .failure(TryMapTestError(code: 7)))
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 7))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 7))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -47,12 +42,12 @@ struct TryMapTests {
     upstream.send(2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 2))
     // Nothing more reaches downstream, even from an upstream that keeps sending.
     #expect(upstream.send(3) == .none)
     upstream.send(completion: .finished)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 2))
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -68,7 +63,7 @@ struct TryMapTests {
       .subscribe(subscriber)
     #expect(seen == [1, 2, 3])
     #expect(subscriber.values == [1, 2])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 3))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 3))
   }
 
   @Test func passesDemandThrough() {
@@ -113,7 +108,7 @@ struct TryMapTests {
     subject.send(1)
     subject.send(9)
     #expect(subscriber.values == [20])
-    #expect(failure(of: subscriber) == TryMapTestError())
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError())
   }
 
   @Test func tryMapMapAndTryMapTryMapFuse() {
@@ -134,7 +129,7 @@ struct TryMapTests {
     subject.send(completion: .finished)
     #expect(strings.values == ["2", "3"])
     #expect(ints.values == [4])
-    #expect(failure(of: ints) == TryMapTestError(code: 3))
+    #expect(failure(of: ints, as: TryMapTestError.self) == TryMapTestError(code: 3))
   }
 
   @Test func firstClosureThrowingInAFusionStopsTheSecond() {
@@ -151,7 +146,7 @@ struct TryMapTests {
       }
       .subscribe(subscriber)
     #expect(secondCalls == 1)
-    #expect(failure(of: subscriber) == TryMapTestError(code: 9))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 9))
   }
 
   // MARK: Its own subscription, as Combine's

@@ -6,11 +6,6 @@ import Testing
 
 private struct ZipError: Error, Equatable {}
 
-/// Tuples are not Equatable: tests compare their descriptions.
-private func described<Value>(_ values: [Value]) -> [String] {
-  values.map { "\($0)" }
-}
-
 @Suite(.leakChecked)
 struct ZipTests {
   @Test func pairsTheOldestUnpairedValueOfEachUpstream() {

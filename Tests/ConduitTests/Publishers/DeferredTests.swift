@@ -6,8 +6,6 @@ private enum DeferredTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct DeferredTests {
   @Test func closureRunsPerSubscriberNotAtCreation() {
@@ -59,10 +57,10 @@ struct DeferredTests {
   }
 
   @Test func releasesTheSubscriberOnCancel() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Deferred { [1, 2].publisher }.subscribe(
         AnySubscriber<Int, Never>(
@@ -79,10 +77,10 @@ struct DeferredTests {
   }
 
   @Test func releasesTheSubscriberWhenFinished() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Deferred { Just(1) }.subscribe(
         AnySubscriber<Int, Never>(

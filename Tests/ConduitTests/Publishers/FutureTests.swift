@@ -8,8 +8,6 @@ private enum FutureTestError: Error, Equatable {
   case other
 }
 
-private final class Probe {}
-
 /// Carries a promise to another thread; the future it fulfils is thread-safe.
 private struct SendablePromise<Output, Failure: Error>: @unchecked Sendable {
   let fulfil: Future<Output, Failure>.Promise
@@ -206,12 +204,12 @@ struct FutureTests {
   @Test func cancelBeforeFulfilmentDeliversNothingAndFreesTheConduit() {
     var promise: Future<Int, Never>.Promise?
     let future = Future<Int, Never> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     weak var weakSubscription: AnyObject?
     var events: [String] = []
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber<Int, Never>(
@@ -252,11 +250,11 @@ struct FutureTests {
   @Test func finishedSubscriptionReleasesTheSubscriber() {
     var promise: Future<Int, Never>.Promise?
     let future = Future<Int, Never> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber<Int, Never>(
@@ -282,11 +280,11 @@ struct FutureTests {
   @Test func failedSubscriptionReleasesTheSubscriber() {
     var promise: Future<Int, FutureTestError>.Promise?
     let future = Future<Int, FutureTestError> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var completion: Subscribers.Completion<FutureTestError>?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber(
@@ -307,11 +305,11 @@ struct FutureTests {
 
   @Test func sinkOnAFulfilledFutureReleasesItsClosures() {
     let future = Future<Int, Never> { $0(.success(1)) }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var received: [Int] = []
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = future.sink {
         _ = probe

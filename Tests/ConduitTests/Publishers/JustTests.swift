@@ -2,8 +2,6 @@ import Conduit
 import ConduitTesting
 import Testing
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct JustTests {
   @Test func deliversTheValueThenFinishes() {
@@ -67,11 +65,11 @@ struct JustTests {
   }
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Just(1).subscribe(
         AnySubscriber<Int, Never>(
@@ -90,10 +88,10 @@ struct JustTests {
   }
 
   @Test func cancelledSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Just(1).subscribe(
         AnySubscriber<Int, Never>(
@@ -110,10 +108,10 @@ struct JustTests {
   }
 
   @Test func sinkReleasesItsClosuresAfterCompletion() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = Just(1).sink { _ in _ = probe }
     }

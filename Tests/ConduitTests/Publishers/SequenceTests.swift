@@ -6,8 +6,6 @@ private enum SequenceTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 /// Counts values without recording them, asking for one more from each: the shape that would
 /// recurse once per element if delivery were not trampolined.
 private final class CountingSubscriber: Subscriber {
@@ -275,11 +273,11 @@ struct SequenceTests {
   // MARK: References
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       [1, 2].publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -298,11 +296,11 @@ struct SequenceTests {
   }
 
   @Test func cancelMidwayReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -325,11 +323,11 @@ struct SequenceTests {
   // The sequence's iterator can hold what the sequence captured, here a lazy `map`'s closure; a
   // subscriber that keeps its subscription after cancelling must not keep that alive.
   @Test func cancelMidwayReleasesTheSequence() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).lazy.map { value in withExtendedLifetime(probe) { value * 10 } }.publisher.subscribe(subscriber)
       subscription = subscriber.subscription
@@ -343,10 +341,10 @@ struct SequenceTests {
   }
 
   @Test func cancelFromInsideReceiveReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -366,10 +364,10 @@ struct SequenceTests {
   }
 
   @Test func sinkReleasesItsClosuresAfterCompletion() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = [1, 2].publisher.sink { _ in _ = probe }
     }

@@ -378,8 +378,6 @@ struct CurrentValueSubjectTests {
   }
 }
 
-private struct Oops: Error, Equatable {}
-
 /// Requests, subscriptions and sends racing on two threads: each subscriber gets every value at
 /// most once, and never an older value after a newer one.
 @Suite(.leakChecked(timeout: .seconds(3)), .serialized)

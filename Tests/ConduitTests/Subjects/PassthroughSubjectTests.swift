@@ -351,8 +351,6 @@ struct PassthroughSubjectTests {
   }
 }
 
-private struct Oops: Error, Equatable {}
-
 @Suite(.leakChecked, .serialized)
 struct RelayStressTests {
   @Test func relaysCancelledAsTheirSubscriptionArrivesLeaveNothingInTheSubject() {

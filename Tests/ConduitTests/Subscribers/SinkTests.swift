@@ -297,8 +297,6 @@ struct SinkTests {
   }
 }
 
-private struct Oops: Error, Equatable {}
-
 /// What a sink's closures received.
 private final class Log<Value, Failure: Error> {
   var values: [Value] = []
