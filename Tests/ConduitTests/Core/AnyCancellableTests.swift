@@ -182,4 +182,22 @@ struct AnyCancellableTests {
     subject.send(2)
     #expect(received == [1])
   }
+
+  /// An `AnyCancellable` made from another is a separate element of a set; storing one twice
+  /// keeps one; cancelling the outer one cancels the inner one's action, once.
+  /// Evidence (OpenCombine): AnyCancellableTests.swift `testStoreInSet` and `testCancelableInitialized`.
+  @Test func anyCancellableWrappingAnotherIsADistinctElement() {
+    var cancels = 0
+    let inner = AnyCancellable { cancels += 1 }
+    let outer = AnyCancellable(inner)
+    var set = Set<AnyCancellable>()
+    inner.store(in: &set)
+    outer.store(in: &set)
+    outer.store(in: &set)
+    #expect(set == [inner, outer])
+    outer.cancel()
+    outer.cancel()
+    inner.cancel()
+    #expect(cancels == 1)
+  }
 }

@@ -273,6 +273,43 @@ struct BufferTests {
       holder.subscription = nil
     }
   }
+
+  /// `.keepFull` asks upstream for `size` before the downstream has its subscription, returns
+  /// `.max(1)` for a value passed straight on, and requests as many as it hands out of the
+  /// buffer; `.byRequest` asks for `.unlimited` once and never again.
+  /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/BufferTests.swift
+  /// `testInitialDemandWithByRequestPrefetchStrategy`, `testRequestingFiniteDemand`,
+  /// `testRequestingUnlimitedDemand`.
+  @Test func bufferDemandForBothPrefetchStrategies() {
+    let full = HandDrivenPublisher<Int, Never>()
+    let fullSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    full.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(fullSubscriber)
+    #expect(full.link?.requests == [.max(5)])
+    for value in 0..<10 { #expect(full.send(value) == .none) }
+    fullSubscriber.request(.max(3))
+    fullSubscriber.request(.max(1))
+    #expect(fullSubscriber.values == [0, 1, 2, 3])
+    #expect(full.link?.requests == [.max(5), .max(3), .max(1)])
+    fullSubscriber.cancel()
+
+    let passing = HandDrivenPublisher<Int, Never>()
+    let passingSubscriber = TestSubscriber<Int, Never>()
+    passing.buffer(size: 5, prefetch: .keepFull, whenFull: .dropOldest).subscribe(passingSubscriber)
+    for value in 0..<3 { #expect(passing.send(value) == .max(1)) }
+    #expect(passing.link?.requests == [.max(5)])
+    passingSubscriber.cancel()
+
+    let byRequest = HandDrivenPublisher<Int, Never>()
+    let byRequestSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    byRequest.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(byRequestSubscriber)
+    #expect(byRequest.link?.requests == [.unlimited])
+    for value in 0..<10 { #expect(byRequest.send(value) == .none) }
+    byRequestSubscriber.request(.max(3))
+    byRequestSubscriber.request(.max(1))
+    #expect(byRequestSubscriber.values == [5, 6, 7, 8])
+    #expect(byRequest.link?.requests == [.unlimited])
+    byRequestSubscriber.cancel()
+  }
 }
 
 @Suite(.leakChecked(timeout: .seconds(3)))

@@ -125,4 +125,13 @@ struct DecodeTests {
       $0.decode(type: Int.self, decoder: IntegerTextDecoder())
     }
   }
+
+  /// The same for a decoding error.
+  /// Evidence (OpenCombine): EncodeTests.swift `testDecodingFailure`, `testDecodeReflection` ("Decode").
+  @Test func decodeFailureCancelsUpstreamFirst() {
+    let decoder = CountingDecoder(failing: true)
+    expectCodingFailureCancelsUpstreamFirst(named: "Decode", calls: { decoder.calls }) { upstream, recorder in
+      upstream.decode(type: Int.self, decoder: decoder).subscribe(recorder)
+    }
+  }
 }

@@ -134,6 +134,34 @@ struct HandleEventsTests {
     handled.receiveRequest = { _ in }
     #expect(handled.receiveRequest != nil)
   }
+
+  /// `receiveRequest` sees each request the subscriber makes and each positive demand its
+  /// `receive(_:)` returns (not `.none`), after the value has gone downstream. After a cancel,
+  /// later requests and cancels are neither passed on nor reported. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/HandleEventsTests.swift `testBasicBehavior`,
+  /// `testCancelAlreadyCancelled`.
+  @Test func handleEventsReportsRequestsAndReturnedDemand() {
+    let upstream = RecordingUpstream<Int, Never>()
+    var log: [String] = []
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(5))
+    upstream
+      .handleEvents(
+        receiveSubscription: { _ in log.append("subscription") },
+        receiveOutput: { log.append("output \($0)") },
+        receiveCompletion: { _ in log.append("completion") },
+        receiveCancel: { log.append("cancel") },
+        receiveRequest: { log.append("request \($0)") }
+      )
+      .subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "HandleEvents")
+    #expect(upstream.send(1) == .max(5))
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.max(1))
+    subscriber.subscription?.cancel()
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    #expect(log == ["subscription", "request max(2)", "output 1", "request max(5)", "cancel"])
+    upstream.detach()
+  }
 }
 
 /// Cancellation racing values on other threads (DESIGN.md §2.4, §2.5, §2.7): the closures and the

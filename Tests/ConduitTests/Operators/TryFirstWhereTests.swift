@@ -88,4 +88,28 @@ struct TryFirstWhereTests {
     #expect(subscriber.events.count == 1)
   }
 
+  /// tryFirst(where:) holds the found value until demand, having cancelled upstream at once.
+  /// (Matches.) Evidence (OpenCombine): FirstTests.swift `testTryFirstWhereDemand`.
+  @Test func tryFirstWhereCancelsAtOnceAndHoldsTheValue() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    var calls = 0
+    upstream
+      .tryFirst { value in
+        calls += 1
+        return value > 1
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(0) == .none)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .none)
+    #expect(calls == 3)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(subscriber.values.isEmpty)
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [2])
+    #expect(subscriber.completion != nil)
+    upstream.detach()
+  }
 }

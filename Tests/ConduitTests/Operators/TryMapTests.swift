@@ -238,6 +238,29 @@ struct TryMapTests {
       subject.tryMap { value in withExtendedLifetime(captured) { value } }
     }
   }
+
+  /// tryMap throwing: the stream fails with the thrown error, upstream is cancelled, the value
+  /// answers `.none` and nothing more reaches the subscriber. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/FilterTests.swift
+  /// `testTryFilterCompletesWithErrorWhenThrown` (history `[.requested(.unlimited), .cancelled]`);
+  /// Sources/OpenCombine/Publishers/Publishers.Map.swift (TryMap's Inner).
+  @Test func tryMapThrowFailsAndCancelsUpstream() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .unlimited)
+    upstream
+      .tryMap { value -> Int in
+        if value == 5 { throw ParityError() }
+        return value
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.send(6) == .none)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) is ParityError)
+    upstream.detach()
+  }
 }
 
 /// tryMap's subscription takes no lock: cancels and requests from other threads race values.

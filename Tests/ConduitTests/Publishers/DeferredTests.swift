@@ -95,4 +95,26 @@ struct DeferredTests {
     #expect(weakProbe == nil)
     subscription = nil
   }
+
+  /// Deferred makes its publisher when subscribed to, once per subscriber, and the subscriber
+  /// gets that publisher's own subscription.
+  /// Evidence (OpenCombine): DeferredTests.swift `testDeferredCreatedAfterSubscription` (count 0, then 1, 2;
+  /// history `[.subscription("CustomSubscription")]`).
+  @Test func deferredSubscribesTheMadePublisherDirectly() {
+    var made = 0
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let deferred = Deferred { () -> RecordingUpstream<Int, ParityFailure> in
+      made += 1
+      return upstream
+    }
+    #expect(made == 0)
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none, demandPerValue: .none)
+    deferred.subscribe(recorder)
+    #expect(made == 1)
+    #expect(recorder.history == ["subscription(RecordingUpstream)"])
+    #expect(upstream.subscriberDescription == "RecordingSubscriber")
+    deferred.subscribe(recorder)
+    #expect(made == 2)
+    release(upstream, recorder)
+  }
 }

@@ -379,4 +379,25 @@ struct FutureTests {
     #expect(children(of: subscription) == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
     subscription = nil
   }
+
+  /// A subscriber that comes after the promise was fulfilled gets the value as soon as it asks;
+  /// without demand it waits; one that cancels before resolution hears nothing. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/FutureTests.swift
+  /// `testSubscribeAfterSuccessfulResolution`, `testWaitsForDemandSuccess`, `testCancellation`.
+  @Test func futureAfterResolutionWaitsForDemand() {
+    var promise: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { promise = $0 }
+    let cancelled = TestSubscriber<Int, Never>(initialDemand: .unlimited)
+    future.subscribe(cancelled)
+    cancelled.cancel()
+    promise?(.success(42))
+    promise = nil
+    #expect(cancelled.events == [.subscription])
+
+    let late = TestSubscriber<Int, Never>(initialDemand: .none)
+    future.subscribe(late)
+    #expect(late.events == [.subscription])
+    late.request(.max(1))
+    #expect(late.events == [.subscription, .value(42), .completion(.finished)])
+  }
 }

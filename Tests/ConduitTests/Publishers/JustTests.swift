@@ -144,4 +144,27 @@ struct JustTests {
     subscriber.cancel()
     #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
   }
+
+  /// Evidence (OpenCombine): Apple's Combine interface (Just extensions; https://developer.apple.com/documentation/combine/just)
+  /// and OpenCombine Sources/OpenCombine/Publishers/Just.swift. (Matches.)
+  @Test func justOverloadsKeepCombinesTypesAndValues() {
+    let mapped: Just<Int> = Just(1).map { $0 + 1 }
+    #expect(mapped.output == 2)
+    let counted: Just<Int> = Just("a").count()
+    #expect(counted.output == 1)
+    let smallest: Just<Int> = Just(3).min()
+    #expect(smallest.output == 3)
+    let unique: Just<Int> = Just(3).removeDuplicates()
+    #expect(unique.output == 3)
+    let none: Optional<Int>.Publisher = Just(3).prefix(0)
+    #expect(none.output == nil)
+    let one: Optional<Int>.Publisher = Just(3).prefix(1)
+    #expect(one.output == 3)
+    let dropped: Optional<Int>.Publisher = Just(3).dropFirst(1)
+    #expect(dropped.output == nil)
+    let kept: Optional<Int>.Publisher = Just(3).dropFirst(0)
+    #expect(kept.output == 3)
+    let scanned: Result<Int, Never>.Publisher = Just(3).scan(10, +)
+    #expect(scanned.result == .success(13))
+  }
 }

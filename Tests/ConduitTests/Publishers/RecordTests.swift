@@ -215,6 +215,21 @@ struct RecordTests {
     #expect(weakProbe == nil)
     subscription = nil
   }
+
+  /// An empty recording completes at once, without demand, through `Subscriptions.empty`.
+  /// (Matches.) Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/RecordTests.swift
+  /// `testEmptyRecord`, `testEmptyRecordFailed` (`.subscription("Empty")`).
+  @Test func emptyRecordCompletesWithoutDemand() {
+    let subscriber = RecordingSubscriber<Int, ParityError>(initialDemand: .none)
+    Record<Int, ParityError> { $0.receive(completion: .failure(ParityError())) }.subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "Empty")
+    #expect(subscriber.history == ["subscription(Empty)", "failure(ParityError())"])
+
+    var recording = Record<Int, ParityError> { _ in }.recording
+    recording.receive(0)
+    recording.receive(completion: .failure(ParityError()))
+    #expect(recording.output == [0])
+  }
 }
 
 private enum CodableRecordError: String, Error, Codable, Equatable {
