@@ -5,8 +5,6 @@ import Testing
 
 private struct HandleEventsTestError: Error, Equatable {}
 
-private final class Captured {}
-
 /// Records every closure call of `handleEvents` in `log`.
 private func logEvents<Upstream: Publisher>(
   of upstream: Upstream, into log: EventLog
@@ -94,11 +92,11 @@ struct HandleEventsTests {
 
   @Test func releasesTheClosuresWhenTheStreamEnds() {
     for ending in ["finish", "cancel"] {
-      weak var weakCaptured: Captured?
+      weak var weakCaptured: CapturedProbe?
       let upstream = HandDrivenPublisher<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>()
       do {
-        let captured = Captured()
+        let captured = CapturedProbe()
         weakCaptured = captured
         upstream.handleEvents(receiveOutput: { _ in withExtendedLifetime(captured) {} }).subscribe(subscriber)
       }
@@ -182,7 +180,7 @@ struct HandleEventsStressTests {
   private func subscribe(
     _ subscriber: StressSubscriber, to subject: PassthroughSubject<Int, Never>, counting calls: Calls
   ) -> () -> AnyObject? {
-    let captured = Captured()
+    let captured = CapturedProbe()
     subject.handleEvents(
       receiveOutput: { _ in withExtendedLifetime(captured) { _ = calls.outputs.wrappingAdd(1, ordering: .relaxed) } },
       receiveCompletion: { _ in calls.completions.wrappingAdd(1, ordering: .relaxed) },

@@ -387,9 +387,3 @@ private final class Log<Value, Failure: Error> {
   var values: [Value] = []
   var completions: [Subscribers.Completion<Failure>] = []
 }
-
-/// An object captured by a sink's closures, watched through a weak reference.
-private final class Captured {
-  private(set) var touches = 0
-  func touch() { touches += 1 }
-}

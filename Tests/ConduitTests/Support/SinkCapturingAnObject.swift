@@ -7,7 +7,3 @@ func sinkCapturingAnObject() -> (sink: Subscribers.Sink<Int, Never>, capturedIsA
     receiveCompletion: { _ in captured.touch() }, receiveValue: { _ in captured.touch() })
   return (sink, { [weak captured] in captured != nil })
 }
-
-private final class Captured {
-  func touch() {}
-}
