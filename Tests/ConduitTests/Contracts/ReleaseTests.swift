@@ -480,14 +480,6 @@ private func end(_ ending: PipelineEnding, subject: some Subject<Int, Oops>, tok
   }
 }
 
-private struct Oops: Error, Equatable {}
-
-/// An object captured by a pipeline's closures, watched through a weak reference.
-private final class Captured {
-  var touches = 0
-  func touch() { touches += 1 }
-}
-
 private final class PromiseBox {
   var promise: Future<Int, Oops>.Promise?
 }

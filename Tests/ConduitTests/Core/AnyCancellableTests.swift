@@ -22,8 +22,6 @@ private final class CountingCancellable: Cancellable {
   }
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct AnyCancellableTests {
   @Test func closureRunsOnCancel() {
@@ -70,10 +68,10 @@ struct AnyCancellableTests {
   }
 
   @Test func cancelReleasesTheClosure() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     let token: AnyCancellable
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = AnyCancellable { _ = probe }
     }
@@ -183,5 +181,23 @@ struct AnyCancellableTests {
     token = nil
     subject.send(2)
     #expect(received == [1])
+  }
+
+  /// An `AnyCancellable` made from another is a separate element of a set; storing one twice
+  /// keeps one; cancelling the outer one cancels the inner one's action, once.
+  /// Evidence (OpenCombine): AnyCancellableTests.swift `testStoreInSet` and `testCancelableInitialized`.
+  @Test func anyCancellableWrappingAnotherIsADistinctElement() {
+    var cancels = 0
+    let inner = AnyCancellable { cancels += 1 }
+    let outer = AnyCancellable(inner)
+    var set = Set<AnyCancellable>()
+    inner.store(in: &set)
+    outer.store(in: &set)
+    outer.store(in: &set)
+    #expect(set == [inner, outer])
+    outer.cancel()
+    outer.cancel()
+    inner.cancel()
+    #expect(cancels == 1)
   }
 }

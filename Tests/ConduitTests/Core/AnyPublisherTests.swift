@@ -100,6 +100,15 @@ struct AnyPublisherTests {
     subject.send(completion: .finished)
     #expect(weakSubscriber == nil)
   }
+
+  /// An erased publisher hands the subscriber's own `combineIdentifier` to what it wraps.
+  /// Evidence (OpenCombine): AnyPublisherTests.swift `testErasePublisher` and `testDoubleErasure`.
+  @Test func erasedPublisherShowsTheSubscribersIdentifier() {
+    let upstream = IdentifierRecordingPublisher()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.eraseToAnyPublisher().eraseToAnyPublisher().subscribe(subscriber)
+    #expect(upstream.identifiers == [subscriber.combineIdentifier])
+  }
 }
 
 /// Completes every subscriber at once and remembers the subscriber it was handed.
@@ -111,6 +120,19 @@ private final class SubscriberRecordingPublisher: Publisher, Sendable {
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
     received.withLock { $0.append(subscriber) }
+    subscriber.receive(subscription: Subscriptions.empty)
+    subscriber.receive(completion: .finished)
+  }
+}
+
+/// Records the identifiers of the subscribers it is given, and completes them at once.
+private final class IdentifierRecordingPublisher: Publisher {
+  typealias Output = Int
+  typealias Failure = Never
+  private(set) var identifiers: [CombineIdentifier] = []
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
+    identifiers.append(subscriber.combineIdentifier)
     subscriber.receive(subscription: Subscriptions.empty)
     subscriber.receive(completion: .finished)
   }

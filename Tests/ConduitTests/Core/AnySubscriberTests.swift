@@ -1,12 +1,13 @@
-import Conduit
 import ConduitTesting
+import Dispatch
+import Synchronization
 import Testing
+
+@testable import Conduit
 
 private enum AnySubscriberTestError: Error, Equatable {
   case failed
 }
-
-private final class Probe {}
 
 @Suite(.leakChecked)
 struct AnySubscriberTests {
@@ -180,10 +181,10 @@ struct AnySubscriberTests {
   }
 
   @Test func publisherReleasesClosuresWhenFinished() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       [1, 2].publisher.subscribe(
         AnySubscriber(
@@ -198,4 +199,98 @@ struct AnySubscriberTests {
     #expect(weakProbe == nil)
     subscription = nil
   }
+
+  /// A subscriber erased once or twice gets exactly what it is sent, whatever the order:
+  /// several subscriptions, values after a completion, several completions.
+  /// Evidence (OpenCombine): AnySubscriberTests.swift `testErasingSubscriber` (the history equals the events
+  /// published).
+  @Test func erasedSubscriberForwardsEveryCallAsItComes() {
+    let subscriber = CallLog()
+    let erased = AnySubscriber(AnySubscriber(subscriber))
+    erased.receive(subscription: Subscriptions.empty)
+    erased.receive(subscription: Subscriptions.empty)
+    #expect(erased.receive(31) == .max(1))
+    erased.receive(completion: .finished)
+    #expect(erased.receive(42) == .max(1))
+    erased.receive(completion: .failure(.oops))
+    #expect(subscriber.calls == ["subscription", "subscription", "31", "finished", "42", "failure"])
+  }
+
+  /// A subject erased to a subscriber gets the first subscription only, and values and the
+  /// completion up to the first completion; a value answers `.none`. It describes itself as
+  /// "Subject".
+  /// Evidence (OpenCombine): AnySubscriberTests.swift `testErasingSubject` (one `.subscription`, then the
+  /// events `throughFirstCompletion()`; `erased.receive(0) == .none`) and `testDescription`
+  /// (`"Subject"`).
+  @Test func erasedSubjectGetsOneSubscriptionAndNothingAfterTheCompletion() {
+    let subject = RecordingSubject()
+    let erased = AnySubscriber(subject)
+    #expect(erased.description == "Subject")
+    let upstreams = [RecordingSubscription(), RecordingSubscription(), RecordingSubscription()]
+    for upstream in upstreams { erased.receive(subscription: upstream) }
+    #expect(erased.receive(31) == .none)
+    #expect(erased.receive(42) == .none)
+    erased.receive(completion: .finished)
+    #expect(erased.receive(-1) == .none)
+    erased.receive(completion: .finished)
+    erased.receive(completion: .failure(.oops))
+    #expect(subject.calls == ["subscription", "31", "42", "finished"])
+  }
+
+  /// The relay passes the first subscription, values and the completion; it cancels a second
+  /// subscription and lets go of everything once the upstream completes.
+  @Test func anySubscriberOfASubjectRelaysOnceAndLetsGo() throws {
+    try withLeakCheck { _ in
+      let first = PassthroughSubject<Int, Never>()
+      let second = ManualUpstream<Int, Never>()
+      let target = PassthroughSubject<Int, Never>()
+      let received = TestSubscriber<Int, Never>()
+      target.subscribe(received)
+      let relay = AnySubscriber(target)
+      first.subscribe(relay)
+      second.subscribe(relay)
+      #expect(second.cancelCount == 1)
+      first.send(1)
+      first.send(completion: .finished)
+      _ = relay.receive(2)
+      #expect(received.values == [1])
+      #expect(received.completion == .finished)
+      #expect(received.violations.isEmpty)
+    }
+  }
+}
+
+/// Records every call, and answers each value with `.max(1)`.
+private final class CallLog: Subscriber {
+  typealias Input = Int
+  typealias Failure = ParityFailure
+  private(set) var calls: [String] = []
+
+  func receive(subscription: any Subscription) { calls.append("subscription") }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    calls.append("\(input)")
+    return .max(1)
+  }
+
+  func receive(completion: Subscribers.Completion<ParityFailure>) {
+    calls.append(completion.isFinished ? "finished" : "failure")
+  }
+}
+
+/// A subject that records what it is sent.
+private final class RecordingSubject: Subject, @unchecked Sendable {
+  typealias Output = Int
+  typealias Failure = ParityFailure
+  private(set) var calls: [String] = []
+
+  func send(_ value: Int) { calls.append("\(value)") }
+
+  func send(completion: Subscribers.Completion<ParityFailure>) {
+    calls.append(completion.isFinished ? "finished" : "failure")
+  }
+
+  func send(subscription: any Subscription) { calls.append("subscription") }
+
+  func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == ParityFailure {}
 }

@@ -265,4 +265,30 @@ struct DemandTests {
       _ = Subscribers.Demand.max(0) + .max(1)
     }
   }
+
+  /// Unlimited absorbs every arithmetic with integers, even `Int.min` and `Int.max`; a finite
+  /// demand minus unlimited is none.
+  /// Evidence (OpenCombine): SubscribersDemandTests.swift `testAddition` (`.unlimited` `+= Int.min`),
+  /// `testSubtraction` (`.max(42) - .unlimited == .max(0)`, `.unlimited -= Int.max`,
+  /// `.unlimited - .unlimited`), `testMultiplication` (`.unlimited * Int.max`, `.none *= 10`).
+  @Test func unlimitedAbsorbsExtremeIntegers() {
+    var demand = Subscribers.Demand.unlimited
+    demand += Int.min
+    #expect(demand == .unlimited)
+    demand -= Int.max
+    #expect(demand == .unlimited)
+    demand -= .unlimited
+    #expect(demand == .unlimited)
+    #expect(Subscribers.Demand.unlimited * Int.max == .unlimited)
+    #expect(Subscribers.Demand.max(42) - .unlimited == .max(0))
+    var none = Subscribers.Demand.none
+    none *= 10
+    #expect(none == .none)
+    var finite = Subscribers.Demand.max(100)
+    finite -= .max(1)
+    finite -= 21
+    #expect(finite == .max(78))
+    finite -= .unlimited
+    #expect(finite == .none)
+  }
 }

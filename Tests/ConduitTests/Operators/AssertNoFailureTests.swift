@@ -77,4 +77,32 @@ struct AssertNoFailureTests {
       mirrorValues: ["SomeFile.swift", "1987", "PREFIX"]
     ) { $0.assertNoFailure("PREFIX", file: "SomeFile.swift", line: 1987) }
   }
+
+  /// assertNoFailure forwards everything, a second finish and a second subscription included;
+  /// the subscriber's requests and cancels go to the subscription it was given.
+  /// Evidence (OpenCombine): AssertNoFailureTests.swift `testPassThroughInput` (history ends with
+  /// `.completion(.finished), .completion(.finished), .subscription, .subscription`;
+  /// `subscription2.history == [.requested(.max(42)), .cancelled, .cancelled]`),
+  /// `testAssertNoFailureReflection` (description "AssertNoFailure").
+  @Test func assertNoFailurePassesEverythingThrough() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
+    upstream.assertNoFailure().subscribe(recorder)
+    #expect(upstream.subscriberDescription == "AssertNoFailure")
+    #expect(upstream.send(1) == .max(2))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .finished)
+    let second = RecordingSubscription()
+    upstream.sendSubscription(second)
+    recorder.subscription?.request(.max(42))
+    recorder.subscription?.cancel()
+    recorder.subscription?.cancel()
+    #expect(
+      recorder.history == [
+        "subscription(RecordingUpstream)", "value(1)", "finished", "finished", "subscription(RecordingSubscription)",
+      ])
+    #expect(upstream.events.isEmpty)
+    #expect(second.events == [.requested(.max(42)), .cancelled, .cancelled])
+    release(upstream, recorder)
+  }
 }

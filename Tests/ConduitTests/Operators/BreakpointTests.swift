@@ -90,4 +90,62 @@ struct BreakpointTests {
   @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
     expectPassThroughSubscriber(named: "Breakpoint", mirrorLabels: []) { $0.breakpointOnError() }
   }
+
+  /// breakpoint asks its closures about every event (repeated ones too) and passes everything
+  /// through; breakpointOnError stops only for a failure.
+  /// Evidence (OpenCombine): BreakpointTests.swift `testReceiveSubscription` (counter 2 after two
+  /// subscriptions), `testReceiveValue`, `testBreakpointOnError` (`receiveCompletion?(.finished)
+  /// == false`, `receiveCompletion?(.failure(.oops)) == true`), `testCancelAlreadyCancelled`,
+  /// `testBreakpointReflection` (description "Breakpoint").
+  @Test func breakpointAsksAboutEveryEventAndPassesItOn() {
+    var asked: [String] = []
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none, demandPerValue: .max(1))
+    upstream
+      .breakpoint(
+        receiveSubscription: { _ in
+          asked.append("subscription")
+          return false
+        },
+        receiveOutput: { value in
+          asked.append("value(\(value))")
+          return value < 0
+        },
+        receiveCompletion: { _ in
+          asked.append("completion")
+          return false
+        }
+      )
+      .subscribe(recorder)
+    #expect(upstream.subscriberDescription == "Breakpoint")
+    #expect(upstream.send(12) == .max(1))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.oops))
+    #expect(upstream.send(21) == .max(1))
+    upstream.sendSubscription(RecordingSubscription())
+    #expect(asked == ["subscription", "value(12)", "completion", "completion", "value(21)", "subscription"])
+    #expect(
+      recorder.history == [
+        "subscription(RecordingUpstream)", "value(12)", "finished", "failure(oops)", "value(21)",
+        "subscription(RecordingSubscription)",
+      ])
+    release(upstream, recorder)
+
+    let onError = RecordingUpstream<Int, ParityFailure>().breakpointOnError()
+    #expect(onError.receiveSubscription == nil)
+    #expect(onError.receiveOutput == nil)
+    #expect(onError.receiveCompletion?(.finished) == false)
+    #expect(onError.receiveCompletion?(.failure(.oops)) == true)
+
+    let plain = RecordingUpstream<Int, ParityFailure>()
+    let plainRecorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .none)
+    plain.breakpointOnError().subscribe(plainRecorder)
+    plainRecorder.subscription?.request(.max(14))
+    plainRecorder.subscription?.cancel()
+    plainRecorder.subscription?.request(.max(100))
+    plainRecorder.subscription?.cancel()
+    #expect(
+      plain.events == [.requested(.unlimited), .requested(.max(14)), .cancelled, .requested(.max(100)), .cancelled])
+    release(plain, plainRecorder)
+  }
 }

@@ -4,11 +4,6 @@ import Testing
 
 @testable import Conduit
 
-private enum BufferTestError: Error, Equatable {
-  case failed
-  case full
-}
-
 private final class BufferProbe {}
 
 @Suite(.leakChecked)
@@ -273,6 +268,43 @@ struct BufferTests {
       holder.subscription = nil
     }
   }
+
+  /// `.keepFull` asks upstream for `size` before the downstream has its subscription, returns
+  /// `.max(1)` for a value passed straight on, and requests as many as it hands out of the
+  /// buffer; `.byRequest` asks for `.unlimited` once and never again.
+  /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/BufferTests.swift
+  /// `testInitialDemandWithByRequestPrefetchStrategy`, `testRequestingFiniteDemand`,
+  /// `testRequestingUnlimitedDemand`.
+  @Test func bufferDemandForBothPrefetchStrategies() {
+    let full = HandDrivenPublisher<Int, Never>()
+    let fullSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    full.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(fullSubscriber)
+    #expect(full.link?.requests == [.max(5)])
+    for value in 0..<10 { #expect(full.send(value) == .none) }
+    fullSubscriber.request(.max(3))
+    fullSubscriber.request(.max(1))
+    #expect(fullSubscriber.values == [0, 1, 2, 3])
+    #expect(full.link?.requests == [.max(5), .max(3), .max(1)])
+    fullSubscriber.cancel()
+
+    let passing = HandDrivenPublisher<Int, Never>()
+    let passingSubscriber = TestSubscriber<Int, Never>()
+    passing.buffer(size: 5, prefetch: .keepFull, whenFull: .dropOldest).subscribe(passingSubscriber)
+    for value in 0..<3 { #expect(passing.send(value) == .max(1)) }
+    #expect(passing.link?.requests == [.max(5)])
+    passingSubscriber.cancel()
+
+    let byRequest = HandDrivenPublisher<Int, Never>()
+    let byRequestSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    byRequest.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(byRequestSubscriber)
+    #expect(byRequest.link?.requests == [.unlimited])
+    for value in 0..<10 { #expect(byRequest.send(value) == .none) }
+    byRequestSubscriber.request(.max(3))
+    byRequestSubscriber.request(.max(1))
+    #expect(byRequestSubscriber.values == [5, 6, 7, 8])
+    #expect(byRequest.link?.requests == [.unlimited])
+    byRequestSubscriber.cancel()
+  }
 }
 
 @Suite(.leakChecked(timeout: .seconds(3)))
@@ -296,50 +328,6 @@ struct BufferStressTests {
     subscriber.request(.max(1))
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
-  }
-}
-
-/// The ring buffer behind `buffer` and the operators that hold values back.
-@Suite(.leakChecked)
-struct ValueQueueTests {
-  @Test func keepsOrderAcrossWrapAroundAndGrowth() {
-    var queue = ValueQueue<Int>()
-    var expected: [Int] = []
-    var popped: [Int] = []
-    var next = 0
-    // Uneven pushes and pops make the head wrap around and the storage grow while wrapped.
-    for round in 0..<50 {
-      for _ in 0..<(round % 7 + 1) {
-        queue.append(next)
-        expected.append(next)
-        next += 1
-      }
-      for _ in 0..<(round % 5 + 1) {
-        if let value = queue.popFirst() { popped.append(value) }
-      }
-      #expect(queue.count == expected.count - popped.count)
-    }
-    while let value = queue.popFirst() { popped.append(value) }
-    #expect(popped == expected)
-    #expect(queue.isEmpty)
-    #expect(queue.popFirst() == nil)
-  }
-
-  @Test func releasesAPoppedElementAtOnce() {
-    final class Token {}
-    var queue = ValueQueue<Token>()
-    weak var released: Token?
-    do {
-      let token = Token()
-      released = token
-      queue.append(token)
-      queue.append(Token())
-    }
-    #expect(released != nil)
-    _ = queue.popFirst()
-    #expect(released == nil)
-    queue.removeAll()
-    #expect(queue.isEmpty)
   }
 }
 
@@ -468,128 +456,5 @@ extension BufferTests {
     let buffered = try #require((inner as? any CustomReflectable)?.customMirror)
     #expect(String(describing: buffered.children.first!.value) == "[7]")
     subscriber.cancel()
-  }
-}
-
-/// The buffer's decisions, without threads or a downstream.
-@Suite(.leakChecked)
-struct BufferStateMachineTests {
-  fileprivate typealias Machine = BufferStateMachine<Int, BufferTestError>
-
-  private func subscribed(size: Int, whenFull: Publishers.BufferingStrategy<BufferTestError>) -> Machine {
-    var machine = Machine(size: size, prefetch: .byRequest, whenFull: whenFull)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .unlimited)
-    // The subscribing call owns the downstream until it has drained.
-    guard case .idle = machine.nextStep(adding: .none) else {
-      Issue.record("a fresh buffer has nothing to deliver")
-      return machine
-    }
-    return machine
-  }
-
-  @Test func aSecondSubscriptionIsRefused() {
-    var machine = subscribed(size: 1, whenFull: .dropNewest)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == nil)
-  }
-
-  @Test func anElementWithDemandAndAnEmptyBufferGoesStraightThrough() {
-    var machine = subscribed(size: 2, whenFull: .dropNewest)
-    guard case .none = machine.request(.max(1)) else { return }
-    Issue.record("the request should have claimed the downstream")
-  }
-
-  @Test func elementsWaitForDemandAndGoOutInOrder() {
-    var machine = subscribed(size: 2, whenFull: .dropNewest)
-    guard case .absorbed = machine.receive(1), case .absorbed = machine.receive(2), case .absorbed = machine.receive(3)
-    else {
-      Issue.record("elements without demand are held")
-      return
-    }
-    guard case .drain = machine.request(.max(5)) else {
-      Issue.record("a request claims the downstream")
-      return
-    }
-    guard case .deliver(1) = machine.nextStep(adding: .none), case .deliver(2) = machine.nextStep(adding: .none),
-      case .idle = machine.nextStep(adding: .none)
-    else {
-      Issue.record("the held elements go out in order, the third was dropped")
-      return
-    }
-    #expect(machine.demand == .max(3))
-    guard case .deliver(4) = machine.receive(4) else {
-      Issue.record("with demand and an empty buffer an element goes straight through")
-      return
-    }
-  }
-
-  @Test func aFinishWaitsForDemandAndAnEmptyBuffer() {
-    var machine = subscribed(size: 2, whenFull: .dropNewest)
-    _ = machine.receive(1)
-    guard case .drain = machine.receive(completion: .finished), case .idle = machine.nextStep(adding: .none) else {
-      Issue.record("the finish waits")
-      return
-    }
-    _ = machine.request(.max(1))
-    guard case .deliver(1) = machine.nextStep(adding: .none), case .idle = machine.nextStep(adding: .none) else {
-      Issue.record("the element goes first, and the finish waits for more demand")
-      return
-    }
-    _ = machine.request(.max(1))
-    guard case .complete(.finished, _) = machine.nextStep(adding: .none) else {
-      Issue.record("the finish goes out with demand and an empty buffer")
-      return
-    }
-    guard case .release = machine.nextStep(adding: .none) else {
-      Issue.record("nothing after the end")
-      return
-    }
-  }
-
-  @Test func aFailureGoesOutAtOnceWithoutDemandAndDropsTheBuffer() {
-    var machine = subscribed(size: 2, whenFull: .dropNewest)
-    _ = machine.receive(1)
-    guard case .drain = machine.receive(completion: .failure(.failed)),
-      case .complete(.failure(.failed), let released) = machine.nextStep(adding: .none)
-    else {
-      Issue.record("a failure without demand goes out at once")
-      return
-    }
-    #expect(released.values.elements == [1])
-    #expect(machine.values.isEmpty)
-  }
-
-  @Test func anOverflowFailsAtTheNextRequest() {
-    var machine = subscribed(size: 1, whenFull: .customError { .full })
-    _ = machine.receive(1)
-    guard case .overflow(let makeError) = machine.receive(2) else {
-      Issue.record("a full buffer overflows")
-      return
-    }
-    guard case .absorbed = machine.receive(3) else {
-      Issue.record("elements are ignored while the error is made")
-      return
-    }
-    #expect(machine.overflowed(with: makeError()) != nil)
-    guard case .absorbed = machine.receive(4) else {
-      Issue.record("elements are ignored once the failure waits")
-      return
-    }
-    _ = machine.request(.max(1))
-    guard case .deliver(1) = machine.nextStep(adding: .none),
-      case .complete(.failure(.full), _) = machine.nextStep(adding: .none)
-    else {
-      Issue.record("the buffered element, then the failure")
-      return
-    }
-  }
-
-  @Test func aCancelBeforeTheSubscriptionIsIgnored() {
-    var machine = Machine(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
-    #expect(machine.cancel() == nil)
-    #expect(machine.receive(subscription: ReducingUpstream<Int, Never>.Recorder()) == .max(1))
-    let cancelled = machine.cancel()
-    #expect(cancelled?.ownsDelivery == false)
-    #expect(cancelled?.released.upstream != nil)
-    #expect(machine.cancel() == nil)
   }
 }

@@ -182,6 +182,24 @@ struct CatchTests {
       holder.subscription = nil
     }
   }
+
+  /// Catch returns the downstream's demand to upstream, and asks the replacement for all the
+  /// demand outstanding. Evidence: OpenCombine
+  /// Tests/OpenCombineTests/PublisherTests/CatchTests.swift `testPreservesDemand`
+  /// (`send(i) == .max(3)`, replacement `[.requested(.max(33))]`).
+  @Test func catchCarriesOutstandingDemandToTheReplacement() {
+    let upstream = HandDrivenPublisher<Int, ParityError>()
+    let replacement = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12), demandPerValue: .max(3))
+    upstream.catch { _ in replacement }.subscribe(subscriber)
+    subscriber.request(.max(5))
+    #expect(upstream.link?.requests == [.max(12), .max(5)])
+    for value in 1...8 { #expect(upstream.send(value) == .max(3)) }
+    upstream.send(completion: .failure(ParityError()))
+    #expect(upstream.link?.requests == [.max(12), .max(5)])
+    #expect(replacement.link?.requests == [.max(33)])
+    subscriber.cancel()
+  }
 }
 
 @Suite(.leakChecked)

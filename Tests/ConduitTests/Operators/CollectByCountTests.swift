@@ -125,7 +125,7 @@ struct CollectByCountTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(2).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
 
     upstream.sendSubscription(second)
 
@@ -243,5 +243,63 @@ struct CollectByCountTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("request(.none)"))
+  }
+
+  /// collect(4): a request for 2 arrays asks upstream for 8 values; a value that fills the
+  /// buffer answers the subscriber's demand times 4, the others `.none`; the rest goes out
+  /// on finish.
+  /// Evidence (OpenCombine): CollectByCountTests.swift `testBasicBehavior` (`[.requested(.max(8))]`,
+  /// `send(4) == .max(12)`, `.value([9, 10])` before `.completion(.finished)`).
+  @Test func collectByCountCountsDemandInArrays() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .max(2), demandPerValue: .max(3))
+    upstream.collect(4).subscribe(recorder)
+    #expect(upstream.subscriberDescription == "CollectByCount")
+    #expect(upstream.events == [.requested(.max(8))])
+    for value in 1...3 { #expect(upstream.send(value) == .none) }
+    #expect(upstream.send(4) == .max(12))
+    for value in 5...7 { #expect(upstream.send(value) == .none) }
+    #expect(upstream.send(8) == .max(12))
+    #expect(upstream.send(9) == .none)
+    #expect(upstream.send(10) == .none)
+    upstream.send(completion: .finished)
+    #expect(
+      recorder.history == [
+        "subscription(CollectByCount)", "value([1, 2, 3, 4])", "value([5, 6, 7, 8])", "value([9, 10])", "finished",
+      ])
+    #expect(upstream.events == [.requested(.max(8))])
+    release(upstream, recorder)
+  }
+
+  /// collect(4) failing drops the partial buffer; later values answer `.none`; after a cancel a
+  /// new subscription is cancelled and further requests and cancels stay put.
+  /// Evidence (OpenCombine): CollectByCountTests.swift `testFailureWithNonEmptyBuffer`,
+  /// `testCancelAlreadyCancelled` (`subscription2.history == [.cancelled]`, upstream
+  /// `[.requested(.unlimited), .cancelled]`).
+  @Test func collectByCountFailureAndCancel() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(3))
+    upstream.collect(4).subscribe(recorder)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .failure(.oops))
+    #expect(upstream.send(5) == .none)
+    recorder.subscription?.request(.max(2))
+    #expect(recorder.history == ["subscription(CollectByCount)", "failure(oops)"])
+    #expect(upstream.events == [.requested(.unlimited)])
+    release(upstream, recorder)
+
+    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelledRecorder = RecordingSubscriber<[Int], ParityFailure>(
+      initialDemand: .unlimited, demandPerValue: .max(3))
+    cancelled.collect(4).subscribe(cancelledRecorder)
+    cancelledRecorder.subscription?.cancel()
+    let second = RecordingSubscription()
+    cancelled.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    cancelledRecorder.subscription?.request(.max(2))
+    cancelledRecorder.subscription?.cancel()
+    #expect(cancelled.events == [.requested(.unlimited), .cancelled])
+    release(cancelled, cancelledRecorder)
   }
 }

@@ -73,4 +73,33 @@ struct CollectTests {
     #expect(Publishers.Collect(upstream: Just(1)) == Publishers.Collect(upstream: Just(1)))
     #expect(Publishers.Collect(upstream: Just(1)) != Publishers.Collect(upstream: Just(2)))
   }
+
+  /// collect() is its own subscription: the subscriber's requests stay there, one cancel goes
+  /// up, nothing after it; after a failure, everything from upstream is ignored.
+  /// Evidence (OpenCombine): CollectTests.swift `testCancelAlreadyCancelled` (ReduceTests.swift's generic test:
+  /// `[.requested(.unlimited), .cancelled]`), `testUpstreamFinishesWithError` (one failure,
+  /// `send(73) == .none`), `testCollectReflection` (description "Collect").
+  @Test func collectOwnsItsSubscription() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .none, demandPerValue: .none)
+    upstream.collect().subscribe(recorder)
+    #expect(upstream.subscriberDescription == "Collect")
+    #expect(recorder.history == ["subscription(Collect)"])
+    recorder.subscription?.cancel()
+    recorder.subscription?.request(.unlimited)
+    recorder.subscription?.cancel()
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    release(upstream, recorder)
+
+    let failing = RecordingUpstream<Int, ParityFailure>()
+    let failingRecorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .max(3), demandPerValue: .max(1))
+    failing.collect().subscribe(failingRecorder)
+    failing.send(completion: .failure(.oops))
+    failing.send(completion: .failure(.oops))
+    #expect(failing.send(73) == .none)
+    failing.send(completion: .finished)
+    #expect(failingRecorder.history == ["subscription(Collect)", "failure(oops)"])
+    #expect(failing.events == [.requested(.unlimited)])
+    release(failing, failingRecorder)
+  }
 }

@@ -5,11 +5,6 @@ import Testing
 
 private struct CombineLatestError: Error, Equatable {}
 
-/// Tuples are not Equatable: tests compare their descriptions.
-private func described<Value>(_ values: [Value]) -> [String] {
-  values.map { "\($0)" }
-}
-
 @Suite(.leakChecked)
 struct CombineLatestTests {
   @Test func publishesTheLatestOfEachOnceEveryUpstreamHasPublished() {
@@ -278,6 +273,32 @@ struct CombineLatestTests {
     #expect(
       Publishers.CombineLatest4(Just(1), Just(2), Just(3), Just(4))
         != Publishers.CombineLatest4(Just(1), Just(2), Just(3), Just(0)))
+  }
+
+  @Test func combineLatestDoesNotCancelTheFailedUpstream() {
+    let first = HandDrivenPublisher<Int, ParityError>()
+    let second = HandDrivenPublisher<Int, ParityError>()
+    let subscriber = TestSubscriber<Int, ParityError>()
+    first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
+    first.send(completion: .failure(ParityError()))
+    #expect(subscriber.completion == .failure(ParityError()))
+    #expect(second.link?.isCancelled == true)
+    #expect(first.link?.isCancelled == false)
+  }
+
+  /// combineLatest finishes only when every upstream has finished, even if one finished
+  /// without ever sending. Evidence (OpenCombine): CombineLatestTests.swift
+  /// `testImmediateFinishWhenOneChildFinishesWithNoSurplus`.
+  @Test func combineLatestKeepsGoingWhenAnUpstreamFinishesEmpty() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
+    first.send(completion: .finished)
+    #expect(subscriber.events == [.subscription])
+    #expect(second.link?.isCancelled == false)
+    second.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 }
 

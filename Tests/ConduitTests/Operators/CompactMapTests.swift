@@ -74,4 +74,39 @@ struct CompactMapTests {
   @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
     expectPassThroughSubscriber(named: "CompactMap", mirrorLabels: []) { $0.compactMap { $0 } }
   }
+
+  /// compactMap keeps no state: a dropped value answers `.max(1)`, a kept one the subscriber's
+  /// demand, and what upstream sends after completing still goes through; cancels and requests
+  /// go straight up, a second cancel too.
+  /// Evidence (OpenCombine): CompactMapTests.swift `testCompactMapBasicBehavior` (`send("a") == .max(1)`;
+  /// after `.finished` and `.failure`, `send("42") == .max(4)` and `.value(42)` is recorded;
+  /// counter 8), `testCompactMapCancelAlreadyCancelled`, `testCompactMapReflection`.
+  @Test func compactMapKeepsNoState() {
+    var calls = 0
+    let upstream = RecordingUpstream<String, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .max(2), demandPerValue: .max(4))
+    upstream
+      .compactMap { text -> Int? in
+        calls += 1
+        return Int(text)
+      }
+      .subscribe(recorder)
+    #expect(upstream.subscriberDescription == "CompactMap")
+    #expect(upstream.events == [.requested(.max(2))])
+    #expect(upstream.send("1") == .max(4))
+    #expect(upstream.send("a") == .max(1))
+    #expect(upstream.send("12.4") == .max(1))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.oops))
+    #expect(upstream.send("42") == .max(4))
+    #expect(
+      recorder.history == ["subscription(RecordingUpstream)", "value(1)", "finished", "failure(oops)", "value(42)"])
+    #expect(calls == 4)
+
+    recorder.subscription?.cancel()
+    recorder.subscription?.request(.unlimited)
+    recorder.subscription?.cancel()
+    #expect(upstream.events == [.requested(.max(2)), .cancelled, .requested(.unlimited), .cancelled])
+    release(upstream, recorder)
+  }
 }

@@ -140,4 +140,57 @@ struct ComparisonTests {
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.events == [.subscription])
   }
+
+  /// `max(by:)` calls the ordering as (kept, new) and `min(by:)` as (new, kept), once per value
+  /// after the first, and keeps the new value only when the call returns `true`.
+  /// Evidence (OpenCombine): ComparisonTests.swift `testBasicBehavior` (max: `[(2, 1), (2, 4), (4, 6),
+  /// (4, 15), (4, 8), (8, 12)]`; min: `[(1, 2), (4, 1), (6, 1), (15, 1), (8, 1), (12, 1)]`;
+  /// results 8 and 1; values after `.finished` are ignored), used by `testComparisonBasicBehavior`
+  /// and `testTryComparisonBasicBehavior`.
+  @Test func minAndMaxByCallTheOrderingAsCombineDoes() {
+    let sent = [2, 1, 4, 6, 15, 8, 12]
+    let maxCalls = [[2, 1], [2, 4], [4, 6], [4, 15], [4, 8], [8, 12]]
+    let minCalls = [[1, 2], [4, 1], [6, 1], [15, 1], [8, 1], [12, 1]]
+
+    let (maxValue, maxSeen) = compare(sent) { upstream, ordering in upstream.max(by: ordering) }
+    #expect(maxValue == 8)
+    #expect(maxSeen == maxCalls)
+    let (minValue, minSeen) = compare(sent) { upstream, ordering in upstream.min(by: ordering) }
+    #expect(minValue == 1)
+    #expect(minSeen == minCalls)
+    let (tryMaxValue, tryMaxSeen) = compare(sent) { upstream, ordering in
+      upstream.tryMax(by: ordering).assertNoFailure()
+    }
+    #expect(tryMaxValue == 8)
+    #expect(tryMaxSeen == maxCalls)
+    let (tryMinValue, tryMinSeen) = compare(sent) { upstream, ordering in
+      upstream.tryMin(by: ordering).assertNoFailure()
+    }
+    #expect(tryMinValue == 1)
+    #expect(tryMinSeen == minCalls)
+  }
+}
+
+/// Runs `values` through the comparison `make` builds, with an ordering by trailing zero bits
+/// that records its calls; returns the result and the calls.
+private func compare<P: Publisher>(
+  _ values: [Int], _ make: (RecordingUpstream<Int, Never>, @escaping (Int, Int) -> Bool) -> P
+) -> (Int?, [[Int]]) where P.Output == Int, P.Failure == Never {
+  let upstream = RecordingUpstream<Int, Never>()
+  let calls = ParityBox<[[Int]]>([])
+  let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+  make(upstream) { lhs, rhs in
+    calls.value.append([lhs, rhs])
+    return lhs.trailingZeroBitCount < rhs.trailingZeroBitCount
+  }
+  .subscribe(subscriber)
+  for value in values { _ = upstream.send(value) }
+  let before = calls.value
+  upstream.send(completion: .finished)
+  _ = upstream.send(7)
+  _ = upstream.send(32)
+  #expect(calls.value == before)
+  #expect(upstream.events == [.requested(.unlimited)])
+  upstream.detach()
+  return (subscriber.values.first, calls.value)
 }

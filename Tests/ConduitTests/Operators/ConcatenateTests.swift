@@ -1,6 +1,9 @@
-import Conduit
 import ConduitTesting
+import Dispatch
+import Synchronization
 import Testing
+
+@testable import Conduit
 
 private struct ConcatenateTestError: Error, Equatable {}
 
@@ -206,7 +209,7 @@ struct ConcatenateTests {
     suffix.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .value(1), .value(5), .completion(.finished)])
     #expect(subscriber.violations.isEmpty)
-    let late = ReducingUpstream<Int, Never>.Recorder()
+    let late = SpySubscription()
     suffix.sendSubscription(late)
     #expect(late.cancelCount == 1)
   }
@@ -273,5 +276,168 @@ struct ConcatenateTests {
       #expect((part as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Concatenate")
     }
     subscriber.cancel()
+  }
+
+  /// The subscriber is handed the `Concatenate` subscription when the prefix hands over its
+  /// subscription, not before the prefix is subscribed; anything the prefix sends before that
+  /// is ignored.
+  /// Evidence (OpenCombine): ConcatenateTests.swift `testAppendReceiveValueBeforeSubscription`
+  /// (`.history([], demand: .none)`), `testAppendReceiveCompletionBeforeSubscription`
+  /// (`.history([])`), `testSubscribesToUpstreamThenSendsSubscriptionDownstream` (the
+  /// subscriber has `.subscription("Concatenate")` once the prefix has handed over its own).
+  @Test func concatenateSubscribesDownstreamWhenThePrefixSubscribes() {
+    let prefix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
+    prefix.append(1, 2, 3).subscribe(subscriber)
+    #expect(subscriber.history == [])
+    #expect(prefix.send(12) == .none)
+    prefix.send(completion: .finished)
+    #expect(subscriber.history == [])
+
+    prefix.sendSubscription()
+    #expect(subscriber.history == ["subscription(Concatenate)"])
+    #expect(subscriber.subscription.map { "\($0)" } == "Concatenate")
+    #expect(prefix.events == [.requested(.max(2))])
+    #expect(prefix.send(5) == .none)
+    prefix.send(completion: .finished)
+    #expect(subscriber.history == ["subscription(Concatenate)", "value(5)", "value(1)"])
+    subscriber.subscription?.cancel()
+    prefix.detach()
+  }
+
+  /// With a prefix that finishes at once, the subscriber has its subscription before the
+  /// suffix (the operator's upstream here) hands over one.
+  /// Evidence (OpenCombine): ConcatenateTests.swift `testPrependReceiveValueBeforeSubscription`
+  /// (`.history([.subscription("Concatenate")], demand: .none)`).
+  @Test func prependingAnEmptyPublisherSubscribesDownstreamBeforeTheSuffix() {
+    let suffix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    suffix.prepend(Empty()).subscribe(subscriber)
+    #expect(subscriber.history == ["subscription(Concatenate)"])
+    #expect(subscriber.subscription.map { "\($0)" } == "Concatenate")
+    #expect(suffix.send(12) == .none)
+    #expect(subscriber.history == ["subscription(Concatenate)"])
+    subscriber.subscription?.cancel()
+    suffix.detach()
+  }
+
+  /// A value beyond the demand, sent from inside the subscriber's `receive(_:)`, is not passed
+  /// on. Evidence (OpenCombine): ConcatenateTests.swift `testRecursivelyReceiveValue` (demand 3, each value
+  /// sends the next from inside `receive`: history `[1, 2, 3]`, every send answered `.none`).
+  @Test func concatenateDropsAValueBeyondDemand() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    var answers: [Subscribers.Demand] = []
+    var remaining = 10
+    subscriber.onValue { value in
+      guard remaining > 0 else { return }
+      remaining -= 1
+      answers.append(upstream.send(value + 1))
+    }
+    upstream.append().subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(answers == [.none, .none, .none])
+    subscriber.cancel()
+    upstream.detach()
+  }
+
+  /// Demand the subscriber adds while the suffix is being subscribed (before it has handed over
+  /// its subscription) is asked of the suffix along with what was left; after the suffix has
+  /// finished, requests go nowhere.
+  /// Evidence (OpenCombine): ConcatenateTests.swift `testBackpressure` (`request(.max(7))` from the suffix's
+  /// `willSubscribe`: suffix history `[.requested(.max(19))]` for 10 requested, 1 delivered,
+  /// 3 returned; then `[.max(19), .unlimited]`, unchanged by `request(.max(42))` after
+  /// `.finished`).
+  @Test func concatenateCarriesDemandAddedWhileTheSuffixSubscribes() {
+    let prefix = RecordingUpstream<Int, Never>()
+    let suffix = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(3))
+    let lateSuffix = Deferred { () -> RecordingUpstream<Int, Never> in
+      subscriber.request(.max(7))
+      return suffix
+    }
+    prefix.append(lateSuffix).subscribe(subscriber)
+    #expect(prefix.send(3) == .max(3))
+    prefix.send(completion: .finished)
+    #expect(prefix.events == [.requested(.max(10))])
+    #expect(suffix.events == [.requested(.max(19))])
+    subscriber.request(.unlimited)
+    #expect(suffix.events == [.requested(.max(19)), .requested(.unlimited)])
+    suffix.send(completion: .finished)
+    subscriber.request(.max(42))
+    #expect(suffix.events == [.requested(.max(19)), .requested(.unlimited)])
+    #expect(subscriber.events == [.subscription, .value(3), .completion(.finished)])
+    prefix.detach()
+    suffix.detach()
+  }
+
+  /// After the suffix has finished, a further subscription is cancelled and a further value is
+  /// answered with `.none`. Evidence (OpenCombine): ConcatenateTests.swift `testAppendBasicBehavior`
+  /// (`publisher2.send(7) == .none`; `subscription3.history == [.cancelled]`).
+  @Test func concatenateIgnoresTheSuffixAfterItFinished() {
+    let prefix = RecordingUpstream<Int, Never>()
+    let suffix = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(1))
+    prefix.append(suffix).subscribe(subscriber)
+    #expect(prefix.send(1) == .max(1))
+    prefix.send(completion: .finished)
+    #expect(suffix.events == [.requested(.max(10))])
+    #expect(suffix.send(5) == .max(1))
+    suffix.send(completion: .finished)
+    #expect(suffix.send(7) == .none)
+    let late = RecordingSubscription()
+    suffix.sendSubscription(late)
+    #expect(late.events == [.cancelled])
+    #expect(subscriber.events == [.subscription, .value(1), .value(5), .completion(.finished)])
+    prefix.detach()
+    suffix.detach()
+  }
+
+  /// A failure sent again from inside the subscriber's `receive(completion:)` is not delivered
+  /// a second time. Evidence (OpenCombine): ConcatenateTests.swift `testRecursivelyReceiveFailure` (history
+  /// `[.subscription("Concatenate"), .completion(.failure(.oops))]`).
+  @Test func concatenateDeliversAReenteredFailureOnce() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
+    var remaining = 10
+    subscriber.onCompletion = { _ in
+      guard remaining > 0 else { return }
+      remaining -= 1
+      upstream.send(completion: .failure(.oops))
+    }
+    upstream.append().subscribe(subscriber)
+    upstream.send(completion: .failure(.oops))
+    #expect(subscriber.history == ["subscription(Concatenate)", "failure(oops)"])
+    upstream.detach()
+  }
+
+  @Test func concatenateCancelledOnSubscribeNeverSubscribesTheSuffix() {
+    let prefix = ManualUpstream<Int, Never>()
+    let suffix = ManualUpstream<Int, Never>()
+    let cancelling = RequestThenCancelSubscriber<Int, Never>(requestFirst: .max(1))
+    Publishers.Concatenate(prefix: prefix, suffix: suffix).subscribe(cancelling)
+    #expect(prefix.requests == [.max(1)])
+    #expect(prefix.cancelCount == 1)
+    prefix.send(completion: .finished)
+    #expect(suffix.requests.isEmpty && suffix.cancelCount == 0)
+    #expect(cancelling.events.isEmpty)
+  }
+
+  @Test func concatenateCarriesUnmetDemandToTheSuffix() {
+    let prefix = ManualUpstream<Int, Never>()
+    let suffix = ManualUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    Publishers.Concatenate(prefix: prefix, suffix: suffix).subscribe(subscriber)
+    prefix.send(1)
+    prefix.send(completion: .finished)
+    #expect(suffix.requests == [.max(2)])
+    suffix.send(2)
+    suffix.send(3)
+    suffix.send(4)  // beyond demand: dropped
+    suffix.send(completion: .finished)
+    #expect(subscriber.values == [1, 2, 3])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
   }
 }

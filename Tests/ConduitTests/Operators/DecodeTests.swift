@@ -33,7 +33,7 @@ struct DecodeTests {
     upstream.send("one")
     #expect(upstream.link?.isCancelled == true)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == .notANumber("one"))
+    #expect(failure(of: subscriber, as: DecodeTestError.self) == .notANumber("one"))
     upstream.send("2")
     upstream.send(completion: .finished)
     #expect(subscriber.values == [1])
@@ -47,7 +47,7 @@ struct DecodeTests {
     upstream.send("7")
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.values == [7])
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: DecodeTestError.self) == .upstream)
   }
 
   @Test func passesDemandThrough() {
@@ -125,14 +125,13 @@ struct DecodeTests {
       $0.decode(type: Int.self, decoder: IntegerTextDecoder())
     }
   }
-}
 
-private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {
-  if case .finished? = subscriber.completion { return true }
-  return false
-}
-
-private func failure(of subscriber: TestSubscriber<Int, any Error>) -> DecodeTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? DecodeTestError
+  /// The same for a decoding error.
+  /// Evidence (OpenCombine): EncodeTests.swift `testDecodingFailure`, `testDecodeReflection` ("Decode").
+  @Test func decodeFailureCancelsUpstreamFirst() {
+    let decoder = CountingDecoder(failing: true)
+    expectCodingFailureCancelsUpstreamFirst(named: "Decode", calls: { decoder.calls }) { upstream, recorder in
+      upstream.decode(type: Int.self, decoder: decoder).subscribe(recorder)
+    }
+  }
 }

@@ -33,7 +33,7 @@ struct EncodeTests {
     upstream.send(-1)
     #expect(upstream.link?.isCancelled == true)
     #expect(subscriber.values == ["1"])
-    #expect(failure(of: subscriber) == .negative)
+    #expect(failure(of: subscriber, as: EncodeTestError.self) == .negative)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.values == ["1"])
@@ -47,7 +47,7 @@ struct EncodeTests {
     upstream.send(7)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.values == ["7"])
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: EncodeTestError.self) == .upstream)
   }
 
   @Test func passesDemandThrough() {
@@ -107,14 +107,46 @@ struct EncodeTests {
       $0.encode(encoder: DescriptionEncoder())
     }
   }
-}
 
-private func isFinished(_ subscriber: TestSubscriber<String, any Error>) -> Bool {
-  if case .finished? = subscriber.completion { return true }
-  return false
-}
+  /// An encoding error cancels upstream before the subscriber hears the failure; later values
+  /// answer `.none` and the encoder is not called again.
+  /// Evidence (OpenCombine): EncodeTests.swift `testEncodingFailure` (the generic `testCodingFailure`:
+  /// in `onFailure`, subscription history `[.requested(.unlimited), .cancelled]`; `send(2) ==
+  /// .none`; history `[.subscription, .completion(.failure(.oops))]`), `testEncodeReflection`.
+  @Test func encodeFailureCancelsUpstreamFirst() {
+    let encoder = CountingEncoder(failing: true)
+    expectCodingFailureCancelsUpstreamFirst(named: "Encode", calls: { encoder.calls }) { upstream, recorder in
+      upstream.encode(encoder: encoder).subscribe(recorder)
+    }
+  }
 
-private func failure(of subscriber: TestSubscriber<String, any Error>) -> EncodeTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? EncodeTestError
+  /// encode passes a value and a completion that come before the subscription; after a finish,
+  /// values answer `.none` and nothing more goes downstream.
+  /// Evidence (OpenCombine): EncodeTests.swift `testEncodeReceiveValueBeforeSubscription` (`.value(1)`,
+  /// demand `.max(42)`), `testEncodeReceiveCompletionBeforeSubscription`, `testEncodingSuccess`
+  /// (after `.finished`, `send(testValue) == .none`), `testDecodingSuccess`.
+  @Test func encodeAndDecodeAroundTheSubscriptionAndTheFinish() {
+    let early = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let earlyRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
+    early.encode(encoder: CountingEncoder(failing: false)).subscribe(earlyRecorder)
+    #expect(early.send(0) == .max(42))
+    #expect(earlyRecorder.history == ["value(1)"])
+    release(early, earlyRecorder)
+
+    let finishing = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let finishingRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
+    finishing.encode(encoder: CountingEncoder(failing: false)).subscribe(finishingRecorder)
+    finishing.send(completion: .finished)
+    #expect(finishingRecorder.history == ["finished"])
+    release(finishing, finishingRecorder)
+
+    let decoded = RecordingUpstream<Int, ParityFailure>()
+    let decodedRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+    decoded.decode(type: Int.self, decoder: CountingDecoder(failing: false)).subscribe(decodedRecorder)
+    #expect(decoded.send(1) == .none)
+    decoded.send(completion: .finished)
+    #expect(decoded.send(3) == .none)
+    #expect(decodedRecorder.history == ["subscription(Decode)", "value(1)", "finished"])
+    release(decoded, decodedRecorder)
+  }
 }

@@ -75,4 +75,17 @@ struct FirstTests {
     #expect(Publishers.First(upstream: Just(1)) == Publishers.First(upstream: Just(1)))
     #expect(Publishers.First(upstream: Just(1)) != Publishers.First(upstream: Just(2)))
   }
+
+  /// `first()` cancels upstream at the first value and holds it until demand.
+  @Test func firstCancelsUpstreamAndHoldsTheValue() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.first().subscribe(subscriber)
+    #expect(upstream.link?.requests == [.unlimited])
+    #expect(upstream.send(7) == .none)
+    #expect(upstream.link?.isCancelled == true)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(7), .completion(.finished)])
+  }
 }

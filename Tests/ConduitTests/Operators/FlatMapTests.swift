@@ -45,16 +45,6 @@ private struct OffThreadWork: @unchecked Sendable {
   let run: () -> Void
 }
 
-/// A publisher that keeps the subscriber it is given, as it is, and sends it nothing: for the
-/// reflection tests of the subscribers flatMap and switchToLatest give their inner publishers.
-final class SubscriberKeeper<Output, Failure: Error>: Publisher, @unchecked Sendable {
-  var subscriber: Any?
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    self.subscriber = subscriber
-  }
-}
-
 @Suite(.leakChecked)
 struct FlatMapTests {
   // MARK: Values and completion
@@ -629,6 +619,51 @@ struct FlatMapTests {
     finishing.send(completion: .finished)
     holder.subscription = nil
     #expect(cancelledInDeinit == ["waiting", "captured", "captured"])
+  }
+
+  /// Combine starts each inner publisher with `.max(1)`, returns `.max(1)` for each value it
+  /// delivers (even the one that uses up the demand), `.none` for one it has to keep, and
+  /// requests `.max(1)` of the inner for each kept value it delivers later.
+  /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/FlatMapTests.swift
+  /// `testChildDemandWhenLimited`.
+  @Test func flatMapInnerDemandWhenLimited() {
+    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
+    let child1 = HandDrivenPublisher<Int, Never>()
+    let child2 = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    outer.flatMap { $0 }.subscribe(subscriber)
+    #expect(outer.link?.requests == [.unlimited])
+    outer.send(child1)
+    outer.send(child2)
+    #expect(child1.link?.requests == [.max(1)])
+    #expect(child2.link?.requests == [.max(1)])
+
+    #expect(child1.send(666) == .max(1))
+    #expect(child1.send(777) == .max(1))
+    #expect(child1.send(888) == .none)
+    #expect(subscriber.values == [666, 777])
+    subscriber.request(.max(10))
+    #expect(subscriber.values == [666, 777, 888])
+    #expect(child1.link?.requests == [.max(1), .max(1)])
+    #expect(child2.link?.requests == [.max(1)])
+    subscriber.cancel()
+  }
+
+  /// With `maxPublishers: .max(1)` Combine asks upstream for one publisher, and for one more
+  /// each time an inner publisher finishes. Evidence (OpenCombine): FlatMapTests.swift
+  /// `testOuterLockReentrance`, `testDownstreamFinishesWhenUpstreamAndChildFinishes`.
+  @Test func flatMapMaxPublishersAsksForOneMoreWhenAChildFinishes() {
+    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
+    let child = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    outer.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(subscriber)
+    #expect(outer.link?.requests == [.max(1)])
+    #expect(outer.send(child) == .none)
+    #expect(child.link?.requests == [.max(1)])
+    child.send(completion: .finished)
+    #expect(outer.link?.requests == [.max(1), .max(1)])
+    outer.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
   }
 }
 

@@ -5,8 +5,6 @@ import Testing
 
 private struct HandleEventsTestError: Error, Equatable {}
 
-private final class Captured {}
-
 /// Records every closure call of `handleEvents` in `log`.
 private func logEvents<Upstream: Publisher>(
   of upstream: Upstream, into log: EventLog
@@ -94,11 +92,11 @@ struct HandleEventsTests {
 
   @Test func releasesTheClosuresWhenTheStreamEnds() {
     for ending in ["finish", "cancel"] {
-      weak var weakCaptured: Captured?
+      weak var weakCaptured: CapturedProbe?
       let upstream = HandDrivenPublisher<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>()
       do {
-        let captured = Captured()
+        let captured = CapturedProbe()
         weakCaptured = captured
         upstream.handleEvents(receiveOutput: { _ in withExtendedLifetime(captured) {} }).subscribe(subscriber)
       }
@@ -134,6 +132,34 @@ struct HandleEventsTests {
     handled.receiveRequest = { _ in }
     #expect(handled.receiveRequest != nil)
   }
+
+  /// `receiveRequest` sees each request the subscriber makes and each positive demand its
+  /// `receive(_:)` returns (not `.none`), after the value has gone downstream. After a cancel,
+  /// later requests and cancels are neither passed on nor reported. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/HandleEventsTests.swift `testBasicBehavior`,
+  /// `testCancelAlreadyCancelled`.
+  @Test func handleEventsReportsRequestsAndReturnedDemand() {
+    let upstream = RecordingUpstream<Int, Never>()
+    var log: [String] = []
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(5))
+    upstream
+      .handleEvents(
+        receiveSubscription: { _ in log.append("subscription") },
+        receiveOutput: { log.append("output \($0)") },
+        receiveCompletion: { _ in log.append("completion") },
+        receiveCancel: { log.append("cancel") },
+        receiveRequest: { log.append("request \($0)") }
+      )
+      .subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "HandleEvents")
+    #expect(upstream.send(1) == .max(5))
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.max(1))
+    subscriber.subscription?.cancel()
+    #expect(upstream.events == [.requested(.max(2)), .cancelled])
+    #expect(log == ["subscription", "request max(2)", "output 1", "request max(5)", "cancel"])
+    upstream.detach()
+  }
 }
 
 /// Cancellation racing values on other threads (DESIGN.md §2.4, §2.5, §2.7): the closures and the
@@ -154,7 +180,7 @@ struct HandleEventsStressTests {
   private func subscribe(
     _ subscriber: StressSubscriber, to subject: PassthroughSubject<Int, Never>, counting calls: Calls
   ) -> () -> AnyObject? {
-    let captured = Captured()
+    let captured = CapturedProbe()
     subject.handleEvents(
       receiveOutput: { _ in withExtendedLifetime(captured) { _ = calls.outputs.wrappingAdd(1, ordering: .relaxed) } },
       receiveCompletion: { _ in calls.completions.wrappingAdd(1, ordering: .relaxed) },
@@ -303,12 +329,12 @@ struct HandleEventsStressTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     logEvents(of: upstream, into: log).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
     upstream.sendSubscription(second)
     #expect(second.cancelCount == 1)
     #expect(log.entries.count == 2)
     subscriber.cancel()
-    let third = ReducingUpstream<Int, Never>.Recorder()
+    let third = SpySubscription()
     upstream.sendSubscription(third)
     #expect(third.cancelCount == 1)
     #expect(log.entries.count == 3)

@@ -76,4 +76,36 @@ struct LastWhereTests {
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.events == [.subscription])
   }
+
+  /// After the result has gone down, the subscriber's requests and cancel do not reach
+  /// upstream. Evidence (OpenCombine): LastTests.swift `testLastWhereDemand` and `testTryLastWhereDemand`
+  /// (predicate called 4 times; `request(.unlimited)`, `request(.max(1))` forwarded nowhere;
+  /// value 2 and `.finished` on upstream's completion; history stays `[.requested(.unlimited)]`
+  /// after `cancel()`).
+  @Test func afterTheResultRequestsAndCancelStayDownstream() {
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    where P.Output == Int {
+      let upstream = RecordingUpstream<Int, Never>()
+      let calls = ParityBox(0)
+      let subscriber = RecordingSubscriber<Int, P.Failure>(initialDemand: .none)
+      make(upstream) { value in
+        calls.value += 1
+        return value > 1
+      }
+      .subscribe(subscriber)
+      for value in [3, 2, 1, 0] { #expect(upstream.send(value) == .none) }
+      #expect(calls.value == 4)
+      subscriber.subscription?.request(.unlimited)
+      subscriber.subscription?.request(.max(1))
+      #expect(upstream.events == [.requested(.unlimited)])
+      #expect(subscriber.history == ["subscription(\(name))"])
+      upstream.send(completion: .finished)
+      #expect(subscriber.history == ["subscription(\(name))", "value(2)", "finished"])
+      subscriber.subscription?.cancel()
+      #expect(upstream.events == [.requested(.unlimited)])
+      upstream.detach()
+    }
+    check("LastWhere") { upstream, predicate in upstream.last(where: predicate) }
+    check("TryLastWhere") { upstream, predicate in upstream.tryLast(where: predicate) }
+  }
 }

@@ -80,4 +80,40 @@ struct MapErrorTests {
   @Test func itsSubscriberIsDescribedAndReflectedAsInCombine() {
     expectPassThroughSubscriber(named: "MapError", mirrorLabels: []) { $0.mapError { $0 } }
   }
+
+  /// mapError keeps no state: it hands the upstream subscription down, returns the subscriber's
+  /// demand, passes a value that comes before the subscription, converts every failure (a second
+  /// one too), and lets requests and cancels after a cancel reach upstream.
+  /// Evidence (OpenCombine): MapErrorTests.swift `testEmpty` (the subscriber is described as "MapError"),
+  /// `testError` (two converted failures), `testDemandSend`,
+  /// `testMapErrorReceiveValueBeforeSubscription` (`.value(0)`, demand `.max(42)`),
+  /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled, .requested(.unlimited),
+  /// .cancelled]`).
+  @Test func mapErrorPassesEverythingThrough() {
+    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, WrappedError>(initialDemand: .unlimited, demandPerValue: .max(42))
+    upstream.mapError { WrappedError(original: $0) }.subscribe(recorder)
+    #expect(upstream.subscriberDescription == "MapError")
+
+    #expect(upstream.send(0) == .max(42))
+    upstream.sendSubscription(upstream)
+    #expect(upstream.send(1) == .max(42))
+    upstream.send(completion: .failure(.oops))
+    upstream.send(completion: .failure(.oops))
+    #expect(
+      recorder.history == [
+        "value(0)", "subscription(RecordingUpstream)", "value(1)", "failure(wrapped(oops))", "failure(wrapped(oops))",
+      ])
+
+    recorder.subscription?.cancel()
+    recorder.subscription?.request(.unlimited)
+    recorder.subscription?.cancel()
+    #expect(upstream.events == [.requested(.unlimited), .cancelled, .requested(.unlimited), .cancelled])
+    release(upstream, recorder)
+  }
+}
+
+private struct WrappedError: Error, CustomStringConvertible {
+  let original: any Error
+  var description: String { "wrapped(\(original))" }
 }

@@ -2,14 +2,6 @@ import Conduit
 import ConduitTesting
 import Testing
 
-private struct Point: Equatable {
-  var x: Int
-  var y: Int
-  var z: Int
-}
-
-private struct KeyPathTestError: Error, Equatable {}
-
 @Suite(.leakChecked)
 struct MapKeyPath2Tests {
   @Test func publishesBothKeyPathsAsATuple() {

@@ -2,14 +2,6 @@ import Conduit
 import ConduitTesting
 import Testing
 
-private struct Point: Equatable {
-  var x: Int
-  var y: Int
-  var z: Int
-}
-
-private struct KeyPathTestError: Error, Equatable {}
-
 @Suite(.leakChecked)
 struct MapKeyPathTests {
   @Test func publishesTheKeyPathOfEachValue() {
@@ -58,4 +50,40 @@ struct MapKeyPathTests {
       named: "ValueForKey", mirrorLabels: ["keyPath"], input: Point.self, failure: ParityError.self
     ) { $0.map(\.x) }
   }
+
+  /// The key-path maps describe themselves as Combine's do and keep no state.
+  /// Evidence (OpenCombine): MapKeyPathTests.swift `testMapKeyPathReflection` ("ValueForKey", "ValueForKeys"),
+  /// `testMapKeyPathReceiveValueBeforeSubscription`, `testMapKeyPathReceiveCompletionBeforeSubscription`.
+  @Test func keyPathMapsDescribeThemselvesAndKeepNoState() {
+    let one = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let oneRecorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    one.map(\.doubled).subscribe(oneRecorder)
+    #expect(one.subscriberDescription == "ValueForKey")
+    #expect(one.send(3) == .max(42))
+    one.send(completion: .finished)
+    #expect(oneRecorder.history == ["value(6)", "finished"])
+    release(one, oneRecorder)
+
+    let two = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let twoRecorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    two.map(\.doubled, \.tripled).subscribe(twoRecorder)
+    #expect(two.subscriberDescription == "ValueForKeys")
+    #expect(two.send(1) == .max(42))
+    #expect(twoRecorder.history == ["value((2, 3))"])
+    release(two, twoRecorder)
+
+    let three = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let threeRecorder = RecordingSubscriber<(Int, Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    three.map(\.doubled, \.tripled, \.quadrupled).subscribe(threeRecorder)
+    #expect(three.subscriberDescription == "ValueForKeys")
+    #expect(three.send(1) == .max(42))
+    #expect(threeRecorder.history == ["value((2, 3, 4))"])
+    release(three, threeRecorder)
+  }
+}
+
+extension Int {
+  fileprivate var doubled: Int { self * 2 }
+  fileprivate var tripled: Int { self * 3 }
+  fileprivate var quadrupled: Int { self * 4 }
 }

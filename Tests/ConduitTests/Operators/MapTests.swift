@@ -89,4 +89,19 @@ struct MapTests {
       $0.replaceNil(with: 0)
     }
   }
+
+  /// replaceNil is a map: described as "Map", a value before the subscription passes.
+  /// Evidence (OpenCombine): ReplaceNilTests.swift `testReplaceNilReflection` (description "Map"),
+  /// `testReplaceNilReceiveValueBeforeSubscription`, `testReplaceNilCompletionBeforeSubscription`.
+  @Test func replaceNilIsAMapThatKeepsNoState() {
+    let upstream = RecordingUpstream<Int?, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
+    upstream.replaceNil(with: 1).subscribe(recorder)
+    #expect(upstream.subscriberDescription == "Map")
+    #expect(upstream.send(nil) == .max(42))
+    #expect(upstream.send(5) == .max(42))
+    upstream.send(completion: .finished)
+    #expect(recorder.history == ["value(1)", "value(5)", "finished"])
+    release(upstream, recorder)
+  }
 }

@@ -276,6 +276,145 @@ struct MergeTests {
     #expect(
       Publishers.Merge4(Just(1), Just(2), Just(3), Just(4)) == Publishers.Merge4(Just(1), Just(2), Just(3), Just(4)))
   }
+
+  /// A failure cancels every upstream, the one that failed included, at every arity.
+  /// Evidence (OpenCombine): MergeTests.swift `testBCancelledAfterAFailed` (child1 history
+  /// `[.requested(.unlimited), .cancelled]`, child2 `[.requested(.unlimited), .cancelled]`).
+  @Test func mergeFailureCancelsEveryUpstreamIncludingTheFailedOne() {
+    for arity in 2...10 {
+      for failing in [0, arity - 1] {
+        let (children, merged) = mergeOf(arity)
+        let subscriber = TestSubscriber<Int, ParityFailure>()
+        merged.subscribe(subscriber)
+        children[failing].send(completion: .failure(.oops))
+        #expect(subscriber.events == [.subscription, .completion(.failure(.oops))], "arity \(arity)")
+        for child in children {
+          #expect(child.events == [.requested(.unlimited), .cancelled], "arity \(arity) failing \(failing)")
+          child.detach()
+        }
+      }
+    }
+  }
+
+  /// One upstream finishing, with or without having sent, neither completes the merge nor
+  /// cancels anything. Evidence (OpenCombine): MergeTests.swift
+  /// `testImmediateFinishWhenOneChildFinishesWithNoSurplus` (history `[.subscription("Merge")]`,
+  /// every child `[.requested(.unlimited)]`, arities 2…10) and
+  /// `testDelayedFinishWhenOneChildFinishesWithSurplus`.
+  @Test func mergeKeepsGoingWhenOneUpstreamFinishes() {
+    for arity in 2...10 {
+      for finishing in 0..<arity {
+        let (children, merged) = mergeOf(arity)
+        let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited)
+        merged.subscribe(subscriber)
+        #expect(children[finishing].send(666) == .none)
+        children[finishing].send(completion: .finished)
+        #expect(subscriber.history == ["subscription(Merge)", "value(666)"], "arity \(arity)")
+        #expect(subscriber.subscription.map { "\($0)" } == "Merge", "arity \(arity)")
+        for child in children where child !== children[finishing] {
+          child.send(completion: .finished)
+        }
+        #expect(subscriber.history == ["subscription(Merge)", "value(666)", "finished"], "arity \(arity)")
+        for child in children {
+          #expect(child.events == [.requested(.unlimited)], "arity \(arity)")
+          child.detach()
+        }
+      }
+    }
+  }
+
+  /// Demand requested inside `receive(subscription:)` is what each upstream is first asked
+  /// for when it is unlimited; demand added from inside `receive(_:)` is returned to the
+  /// sending upstream, or not needed when unlimited.
+  /// Evidence (OpenCombine): MergeTests.swift `testDownstreamDemandRequestedWhileSendingValue` (unlimited:
+  /// `send(1) == .max(0)`, histories `[.requested(.unlimited)]`; `.max(1)` and `.max(10)`:
+  /// `send(1) == .max(1)`, histories `[.requested(.max(1))]`).
+  @Test func mergeDemandRequestedDuringSubscriptionAndDuringAValue() {
+    for initial in [Subscribers.Demand.unlimited, .max(1), .max(10)] {
+      let (children, merged) = mergeOf(2)
+      let subscriber = TestSubscriber<Int, ParityFailure>(initialDemand: initial)
+      subscriber.onValue { _ in subscriber.request(.max(666)) }
+      merged.subscribe(subscriber)
+      let answer: Subscribers.Demand = initial == .unlimited ? .none : .max(1)
+      #expect(children[0].send(1) == answer, "initial \(initial)")
+      #expect(children[1].send(1) == answer, "initial \(initial)")
+      let first: Subscribers.Demand = initial == .unlimited ? .unlimited : .max(1)
+      #expect(children[0].events == [.requested(first)], "initial \(initial)")
+      #expect(children[1].events == [.requested(first)], "initial \(initial)")
+      #expect(subscriber.values == [1, 1])
+      subscriber.cancel()
+      for child in children { child.detach() }
+    }
+  }
+
+  /// A second subscription from one upstream is cancelled, even when it is the same object as
+  /// the first; cancelling the merge then cancels the first again.
+  /// Evidence (OpenCombine): MergeTests.swift `testMergeReceiveSubscriptionTwice` (second `[.cancelled]`;
+  /// first `[.requested(.max(1)), .cancelled]`, then `[.requested(.max(1)), .cancelled,
+  /// .cancelled]` after the downstream cancels).
+  @Test func mergeCancelsASecondSubscription() {
+    let first = RecordingUpstream<Int, ParityFailure>()
+    let other = PassthroughSubject<Int, ParityFailure>()
+    let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
+    first.merge(with: other).subscribe(subscriber)
+    #expect(first.events == [.requested(.max(1))])
+    let second = RecordingSubscription()
+    first.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    first.sendSubscription(first)
+    #expect(first.events == [.requested(.max(1)), .cancelled])
+    subscriber.subscription?.cancel()
+    #expect(first.events == [.requested(.max(1)), .cancelled, .cancelled])
+    first.detach()
+  }
+
+  /// After a failure, or after the merge finished, nothing more reaches the subscriber.
+  /// Evidence (OpenCombine): MergeTests.swift `testValueAfterFailed`, `testFinishAfterFailed`,
+  /// `testFailedAfterFinished`, `testFailedAfterFailed`, `testFinishAfterFinished`,
+  /// `testAValueAfterAChildFinishedWithoutSurplus`.
+  @Test func mergeIsSilentAfterItCompletes() {
+    let first = PassthroughSubject<Int, ParityFailure>()
+    let second = PassthroughSubject<Int, ParityFailure>()
+    let failed = TestSubscriber<Int, ParityFailure>()
+    first.merge(with: second).subscribe(failed)
+    first.send(100)
+    first.send(completion: .failure(.oops))
+    second.send(1)
+    second.send(completion: .finished)
+    #expect(failed.events == [.subscription, .value(100), .completion(.failure(.oops))])
+
+    let third = PassthroughSubject<Int, ParityFailure>()
+    let fourth = PassthroughSubject<Int, ParityFailure>()
+    let finished = TestSubscriber<Int, ParityFailure>()
+    third.merge(with: fourth).subscribe(finished)
+    third.send(completion: .finished)
+    third.send(200)
+    fourth.send(1)
+    fourth.send(completion: .finished)
+    third.send(completion: .failure(.oops))
+    #expect(finished.events == [.subscription, .value(1), .completion(.finished)])
+    #expect(failed.violations.isEmpty && finished.violations.isEmpty)
+  }
+
+  /// Combine asks each upstream for one value on subscription, even before any downstream
+  /// demand, and returns `.max(1)` for a value it delivers.
+  /// Evidence (OpenCombine): MergeTests.swift `testChildDemand`, `testMergeReceiveSubscriptionTwice`.
+  @Test func mergeAsksEachUpstreamForOneBeforeDemandAndOneMorePerDeliveredValue() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    first.merge(with: second).subscribe(subscriber)
+    #expect(first.link?.requests == [.max(1)])
+    subscriber.request(.max(1))
+    #expect(first.link?.requests == [.max(1)])
+    #expect(first.send(1) == .max(1))
+    #expect(second.send(2) == .none)
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [1, 2])
+    #expect(first.link?.requests == [.max(1), .unlimited])
+    #expect(second.link?.requests == [.max(1), .unlimited])
+    subscriber.cancel()
+  }
 }
 
 /// Contract 3 under load: two upstreams sending on two threads never overlap calls into the
@@ -470,4 +609,22 @@ func sendFromTwoThreads(_ first: PassthroughSubject<Int, Never>, _ second: Passt
     }
   }
   group.wait()
+}
+
+/// `arity` hand-driven upstreams and their merge, built with `merge(with:)` up to eight and
+/// `MergeMany` beyond, as MergeTests.swift's `getChildrenAndMergeForArity` does.
+private func mergeOf(_ arity: Int) -> ([RecordingUpstream<Int, ParityFailure>], AnyPublisher<Int, ParityFailure>) {
+  let c = (0..<arity).map { _ in RecordingUpstream<Int, ParityFailure>() }
+  let merged: AnyPublisher<Int, ParityFailure>
+  switch arity {
+  case 2: merged = c[0].merge(with: c[1]).eraseToAnyPublisher()
+  case 3: merged = c[0].merge(with: c[1], c[2]).eraseToAnyPublisher()
+  case 4: merged = c[0].merge(with: c[1], c[2], c[3]).eraseToAnyPublisher()
+  case 5: merged = c[0].merge(with: c[1], c[2], c[3], c[4]).eraseToAnyPublisher()
+  case 6: merged = c[0].merge(with: c[1], c[2], c[3], c[4], c[5]).eraseToAnyPublisher()
+  case 7: merged = c[0].merge(with: c[1], c[2], c[3], c[4], c[5], c[6]).eraseToAnyPublisher()
+  case 8: merged = c[0].merge(with: c[1], c[2], c[3], c[4], c[5], c[6], c[7]).eraseToAnyPublisher()
+  default: merged = Publishers.MergeMany(c).eraseToAnyPublisher()
+  }
+  return (c, merged)
 }

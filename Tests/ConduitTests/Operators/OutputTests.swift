@@ -145,7 +145,7 @@ struct OutputTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.output(at: 0).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
 
     upstream.sendSubscription(second)
 

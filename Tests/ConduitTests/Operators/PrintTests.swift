@@ -233,7 +233,7 @@ struct PrintTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.print(to: output).subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
     upstream.sendSubscription(second)
     #expect(second.cancelCount == 1)
     #expect(output.lines.count == 2)
@@ -295,5 +295,67 @@ struct PrintTests {
     #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
     upstream.send(completion: .finished)
+  }
+
+  /// Print writes each event's line before passing the event on (so it comes before what the
+  /// call does), and the `(synchronous)` line for returned demand after the subscriber's
+  /// `receive(_:)` returns.
+  /// Evidence (OpenCombine): PrintTests.swift `testPrintWithPrefix` / `testPrintWithoutPrefix` (expected
+  /// output interleaving "callback …" lines written by the subscription and the subscriber).
+  @Test func printWritesEachLineBeforeThePassedOnCall() {
+    let stream = SharedStream()
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    upstream.onRequest = { _ in stream.write("callback request demand\n") }
+    upstream.onCancel = { stream.write("callback cancel subscription\n") }
+    let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
+    subscriber.onSubscription = { subscription in
+      stream.write("callback subscription\n")
+      subscription.request(.unlimited)
+      subscription.request(.max(30))
+    }
+    subscriber.onValue = { value in
+      stream.write("callback value\n")
+      subscriber.subscription?.request(.max(100))
+      return value == 10 ? .unlimited : .max(2)
+    }
+    subscriber.onCompletion = { _ in stream.write("callback completion\n") }
+    upstream.print("👉", to: stream).subscribe(subscriber)
+    #expect(upstream.send(1) == .max(2))
+    subscriber.subscription?.request(.max(42))
+    #expect(upstream.send(10) == .unlimited)
+    upstream.send(completion: .failure(.oops))
+    #expect(
+      stream.lines == [
+        "👉: receive subscription: (RecordingUpstream)",
+        "callback subscription",
+        "👉: request unlimited",
+        "callback request demand",
+        "👉: request max: (30)",
+        "callback request demand",
+        "👉: receive value: (1)",
+        "callback value",
+        "👉: request max: (100)",
+        "callback request demand",
+        "👉: request max: (2) (synchronous)",
+        "👉: request max: (42)",
+        "callback request demand",
+        "👉: receive value: (10)",
+        "callback value",
+        "👉: request max: (100)",
+        "callback request demand",
+        "👉: request unlimited (synchronous)",
+        "👉: receive error: (oops)",
+        "callback completion",
+      ])
+    upstream.detach()
+
+    let cancelled = RecordingUpstream<Int, Never>()
+    cancelled.onCancel = { stream.write("callback cancel subscription\n") }
+    let cancelling = RecordingSubscriber<Int, Never>(initialDemand: .none)
+    cancelled.print(to: stream).subscribe(cancelling)
+    stream.clear()
+    cancelling.subscription?.cancel()
+    #expect(stream.lines == ["receive cancel", "callback cancel subscription"])
+    cancelled.detach()
   }
 }

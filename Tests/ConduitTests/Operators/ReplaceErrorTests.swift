@@ -1,7 +1,9 @@
-import Conduit
 import ConduitTesting
 import Dispatch
+import Synchronization
 import Testing
+
+@testable import Conduit
 
 private struct ReplaceErrorTestError: Error, Equatable {}
 
@@ -152,6 +154,159 @@ struct ReplaceErrorTests {
     #expect(Publishers.ReplaceError(upstream: just, output: 0) != Publishers.ReplaceError(upstream: just, output: 1))
     #expect(Publishers.ReplaceError(upstream: just, output: 0).output == 0)
   }
+
+  /// replaceError hands the subscriber its subscription when the upstream's arrives; what the
+  /// subscriber asks for then goes upstream. A value before that is answered with `.none` and
+  /// not passed on.
+  /// Evidence (OpenCombine): ReplaceErrorTests.swift `testLateSubscription` (history `[]` before upstream
+  /// sends one, then `[.subscription("ReplaceError")]`, and `subscription.history ==
+  /// [.requested(.max(10))]`), `testReplaceErrorReceiveValueBeforeSubscription` (history `[]`,
+  /// demand `.none`).
+  @Test func replaceErrorSubscribesDownstreamWhenUpstreamAnswers() {
+    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .none)
+    upstream.replaceError(with: 1).subscribe(recorder)
+    #expect(upstream.subscriberDescription == "ReplaceError")
+    #expect(recorder.history.isEmpty)
+
+    #expect(upstream.send(0) == .none)
+    #expect(recorder.history.isEmpty)
+
+    let late = RecordingSubscription()
+    upstream.sendSubscription(late)
+    #expect(recorder.history == ["subscription(ReplaceError)"])
+    #expect(late.events == [.requested(.max(10))])
+    #expect(upstream.send(2) == .none)
+    #expect(recorder.history == ["subscription(ReplaceError)", "value(2)"])
+    release(upstream, recorder)
+  }
+
+  /// A completion that comes before the upstream's subscription is not passed on.
+  /// Evidence (OpenCombine): ReplaceErrorTests.swift `testReplaceErrorCompletionBeforeSubscription` (history
+  /// `[]`).
+  @Test func replaceErrorIgnoresACompletionBeforeTheSubscription() {
+    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
+    upstream.replaceError(with: 1).subscribe(recorder)
+    upstream.send(completion: .finished)
+    #expect(recorder.history.isEmpty)
+    release(upstream, recorder)
+  }
+
+  /// A synchronous upstream still works.
+  @Test func replaceErrorOverSynchronousPublishers() {
+    let values = TestSubscriber<Int, Never>()
+    [1, 2].publisher.setFailureType(to: ParityFailure.self).replaceError(with: 0).subscribe(values)
+    #expect(values.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+    #expect(values.violations.isEmpty)
+
+    let failed = TestSubscriber<Int, Never>(initialDemand: .none)
+    Fail<Int, ParityFailure>(error: .oops).replaceError(with: 7).subscribe(failed)
+    #expect(failed.events == [.subscription])
+    failed.request(.max(1))
+    #expect(failed.events == [.subscription, .value(7), .completion(.finished)])
+
+    let empty = TestSubscriber<Int, Never>(initialDemand: .none)
+    Empty<Int, ParityFailure>().replaceError(with: 7).subscribe(empty)
+    #expect(empty.events == [.subscription, .completion(.finished)])
+    #expect(empty.violations.isEmpty)
+  }
+
+  /// An upstream that fails while the subscriber has no demand and then finishes: the finish is
+  /// ignored, and the replacement goes out when the subscriber asks.
+  /// Evidence (OpenCombine): ReplaceErrorTests.swift `testSendingErrorWithNoDemandThenFinish` (history
+  /// `[.subscription("ReplaceError")]`, then `.value(42), .completion(.finished)` after
+  /// `request(.max(1))`).
+  @Test func replaceErrorFailureWithoutDemandThenFinished() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(completion: .failure(.oops))
+    upstream.send(completion: .finished)
+    #expect(recorder.history == ["subscription(ReplaceError)"])
+    recorder.subscription?.request(.max(1))
+    #expect(recorder.history == ["subscription(ReplaceError)", "value(42)", "finished"])
+    release(upstream, recorder)
+  }
+
+  /// Once ended, replaceError ignores everything: values answer `.none`, a second completion is
+  /// dropped, a second subscription is cancelled (before and after a cancel), and requests and
+  /// cancels after a cancel do not reach upstream.
+  /// Evidence (OpenCombine): ReplaceErrorTests.swift `testFailingBeforeDemanding` (`send(-1) == .none` after
+  /// the replacement), `testReceiveCompletionTwice`, `testReceiveSubscriptionTwice`,
+  /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled]`).
+  @Test func replaceErrorIgnoresEverythingOnceEnded() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
+    upstream.replaceError(with: 42).subscribe(recorder)
+    upstream.send(completion: .failure(.oops))
+    #expect(recorder.history == ["subscription(ReplaceError)"])
+    recorder.subscription?.request(.unlimited)
+    #expect(upstream.send(-1) == .none)
+    upstream.send(completion: .finished)
+    #expect(recorder.history == ["subscription(ReplaceError)", "value(42)", "finished"])
+    release(upstream, recorder)
+
+    let twice = RecordingUpstream<Int, ParityFailure>()
+    let twiceRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
+    twice.replaceError(with: 42).subscribe(twiceRecorder)
+    twice.send(completion: .finished)
+    twice.send(completion: .finished)
+    twice.send(completion: .failure(.oops))
+    #expect(twice.send(-1) == .none)
+    #expect(twiceRecorder.history == ["subscription(ReplaceError)", "finished"])
+    release(twice, twiceRecorder)
+
+    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelledRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
+    cancelled.replaceError(with: 42).subscribe(cancelledRecorder)
+    let second = RecordingSubscription()
+    cancelled.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    cancelledRecorder.subscription?.cancel()
+    cancelledRecorder.subscription?.cancel()
+    cancelledRecorder.subscription?.request(.unlimited)
+    cancelledRecorder.subscription?.cancel()
+    #expect(cancelled.events == [.requested(.max(1)), .cancelled])
+    cancelled.sendSubscription(second)
+    #expect(second.events == [.cancelled, .cancelled])
+    release(cancelled, cancelledRecorder)
+  }
+
+  @Test func replaceErrorCancelledOnSubscribeCancelsUpstream() {
+    let upstream = ManualUpstream<Int, Boom>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    Publishers.ReplaceError(upstream: Empty<Int, Boom>(completeImmediately: false), output: 0)
+      .subscribe(subscriber)
+    subscriber.cancel()
+    #expect(subscriber.violations.isEmpty)
+    // Cancel from inside receive(subscription:), which comes once upstream's subscription has
+    // arrived, as in Combine: the request made first goes upstream, then the cancel.
+    let cancelling = RequestThenCancelSubscriber<Int, Never>(requestFirst: .max(2))
+    Publishers.ReplaceError(upstream: upstream, output: 9).subscribe(cancelling)
+    #expect(upstream.cancelCount == 1)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    upstream.send(completion: .failure(Boom()))
+    #expect(cancelling.events.isEmpty)
+  }
+
+  @Test func replaceErrorDemandAskedOnSubscribeIsForwarded() {
+    let upstream = ManualUpstream<Int, Boom>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    Publishers.ReplaceError(upstream: upstream, output: 9).subscribe(subscriber)
+    #expect(upstream.requests == [.max(2)])
+    upstream.send(1)
+    upstream.send(2)
+    upstream.send(completion: .failure(Boom()))
+    // No demand left: the replacement waits for a request.
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == nil)
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [1, 2, 9])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
 }
 
 /// Requests, values, the failure and cancellation arriving on several threads at once.
@@ -290,3 +445,5 @@ extension ReplaceErrorTests {
     upstream.send(completion: .finished)
   }
 }
+
+private struct Boom: Error, Equatable {}

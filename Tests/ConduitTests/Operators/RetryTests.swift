@@ -140,6 +140,18 @@ struct RetryTests {
     #expect(Publishers.Retry(upstream: Just(1), retries: 2) != Publishers.Retry(upstream: Just(2), retries: 2))
     #expect(Publishers.Retry(upstream: Just(1), retries: nil).retries == nil)
   }
+
+  @Test func retryCarriesOutstandingDemandToEachResubscription() {
+    let upstream = HandDrivenPublisher<Int, ParityError>()
+    let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .max(5))
+    upstream.retry(3).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .failure(ParityError()))
+    upstream.send(2)
+    upstream.send(completion: .failure(ParityError()))
+    #expect(upstream.links.map(\.requests) == [[.max(5)], [.max(4)], [.max(3)]])
+    subscriber.cancel()
+  }
 }
 
 @Suite(.leakChecked)

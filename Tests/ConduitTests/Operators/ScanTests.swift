@@ -95,4 +95,45 @@ struct ScanTests {
     subscriber.forget()
     upstream.detach()
   }
+
+  /// scan keeps only its running result: a value before the subscription, values after a
+  /// cancel and repeated completions all go through.
+  /// Evidence (OpenCombine): ScanTests.swift `testScanCancel` (after the cancel, `.value(2)` and four
+  /// completions are recorded), `testScanError` (two failures), `testDemandSend`,
+  /// `testScanReceiveValueBeforeSubscription` (`.value(0)`, demand `.max(42)`), `testScanEmpty`
+  /// (described as "Scan").
+  @Test func scanForwardsWhateverUpstreamSends() {
+    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(42))
+    upstream.scan(0) { $0 + $1 * 2 }.subscribe(recorder)
+    #expect(upstream.subscriberDescription == "Scan")
+    #expect(upstream.send(0) == .max(42))
+    upstream.sendSubscription(upstream)
+    recorder.subscription?.cancel()
+    #expect(upstream.send(1) == .max(42))
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.oops))
+    upstream.send(completion: .failure(.oops))
+    #expect(
+      recorder.history == [
+        "value(0)", "subscription(RecordingUpstream)", "value(2)", "finished", "failure(oops)", "failure(oops)",
+      ])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    release(upstream, recorder)
+  }
+
+  /// Plain `scan` passes the upstream subscription through in Combine too.
+  /// Evidence (OpenCombine): ScanTests.swift `testRange` (`.subscription("PassthroughSubject")`) and
+  /// `testCancelAlreadyCancelled` (history `[.requested(.unlimited), .cancelled,
+  /// .requested(.unlimited), .cancelled]`).
+  @Test func scanPassesTheUpstreamSubscriptionThrough() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
+    upstream.scan(0, +).subscribe(subscriber)
+    subscriber.subscription?.cancel()
+    subscriber.subscription?.request(.unlimited)
+    subscriber.subscription?.cancel()
+    #expect(upstream.events == [.requested(.unlimited), .cancelled, .requested(.unlimited), .cancelled])
+    upstream.detach()
+  }
 }

@@ -76,4 +76,26 @@ struct SetFailureTypeTests {
       $0.setFailureType(to: SetFailureTypeTestError.self)
     }
   }
+
+  /// setFailureType forwards like mapError; applied twice it is one operator.
+  /// Evidence (OpenCombine): SetFailureTypeTests.swift `testEmpty` (two `setFailureType` make one subscriber
+  /// described as "SetFailureType"), `testDemandSend`, `testCancelAlreadyCancelled`,
+  /// `testSetFailureTypeCompletionBeforeSubscription` (`.completion(.finished)`).
+  @Test func setFailureTypePassesEverythingThrough() {
+    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(4))
+    upstream.setFailureType(to: Never.self).setFailureType(to: ParityFailure.self).subscribe(recorder)
+    #expect(upstream.subscriberDescription == "SetFailureType")
+
+    upstream.send(completion: .finished)
+    upstream.sendSubscription(upstream)
+    #expect(upstream.send(0) == .max(4))
+    #expect(recorder.history == ["finished", "subscription(RecordingUpstream)", "value(0)"])
+
+    recorder.subscription?.cancel()
+    recorder.subscription?.request(.unlimited)
+    recorder.subscription?.cancel()
+    #expect(upstream.events == [.requested(.unlimited), .cancelled, .requested(.unlimited), .cancelled])
+    release(upstream, recorder)
+  }
 }

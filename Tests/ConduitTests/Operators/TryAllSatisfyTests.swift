@@ -15,7 +15,7 @@ struct TryAllSatisfyTests {
 
     #expect(subscriber.values == [true])
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func theFirstFailingElementCancelsUpstreamAndPublishesFalse() {
@@ -48,7 +48,7 @@ struct TryAllSatisfyTests {
     #expect(calls == 2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -58,7 +58,7 @@ struct TryAllSatisfyTests {
 
     subject.send(completion: .failure(.upstream))
 
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheAnswerUntilDemand() {
@@ -88,8 +88,4 @@ struct TryAllSatisfyTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure(of subscriber: TestSubscriber<Bool, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

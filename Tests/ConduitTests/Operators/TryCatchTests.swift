@@ -115,6 +115,41 @@ struct TryCatchTests {
     #expect(description == "TryCatch")
     subscriber.cancel()
   }
+
+  /// The handler throws: the stream fails with the thrown error; upstream, which has already
+  /// failed, is not cancelled. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/CatchTests.swift `testTryCatchHandlerThrows`.
+  @Test func tryCatchHandlerThrowFailsWithTheThrownError() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .unlimited)
+    struct Thrown: Error {}
+    upstream.tryCatch { _ -> Just<Int> in throw Thrown() }.subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    upstream.send(completion: .failure(ParityError()))
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) is Thrown)
+    #expect(upstream.events == [.requested(.unlimited)])
+    upstream.detach()
+  }
+
+  /// The replacement is asked for the demand left over: 12 + 5 requested, 8 delivered that each
+  /// returned 3 more, so 12 + 5 + 24 - 8 = 33. (Matches.)
+  /// Evidence (OpenCombine): CatchTests.swift `testTryCatchPreservesDemand` (`errorHandlerSubscription.history
+  /// == [.requested(.max(33))]`).
+  @Test func tryCatchCarriesTheOutstandingDemandToTheReplacement() {
+    let upstream = RecordingUpstream<Int, ParityError>()
+    let replacement = RecordingUpstream<Int, any Error>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(12), demandPerValue: .max(3))
+    upstream.tryCatch { _ in replacement }.subscribe(subscriber)
+    subscriber.request(.max(5))
+    for value in 1...8 { #expect(upstream.send(value) == .max(3)) }
+    upstream.send(completion: .failure(ParityError()))
+    #expect(upstream.events == [.requested(.max(12)), .requested(.max(5))])
+    #expect(replacement.events == [.requested(.max(33))])
+    subscriber.cancel()
+    upstream.detach()
+    replacement.detach()
+  }
 }
 
 @Suite(.leakChecked)

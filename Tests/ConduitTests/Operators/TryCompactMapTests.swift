@@ -6,16 +6,6 @@ private struct TryCompactMapTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryCompactMapTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryCompactMapTestError
-}
-
-private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
-  if case .finished = subscriber.completion { return true }
-  return false
-}
-
 @Suite(.leakChecked)
 struct TryCompactMapTests {
   @Test func publishesNonNilResults() {
@@ -30,7 +20,7 @@ struct TryCompactMapTests {
     let subscriber = TestSubscriber<Int, any Error>()
     subject.tryCompactMap { Int($0) }.subscribe(subscriber)
     subject.send(completion: .failure(TryCompactMapTestError(code: 4)))
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 4))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 4))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -47,9 +37,9 @@ struct TryCompactMapTests {
     #expect(upstream.cancelCount == 1)
     upstream.send("2")
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 1))
     upstream.send(completion: .finished)
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 1))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 1))
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -95,7 +85,7 @@ struct TryCompactMapTests {
     fused.subscribe(subscriber)
     for text in ["x", "1", "2", "0", "5"] { subject.send(text) }
     #expect(subscriber.values == [2])
-    #expect(failure(of: subscriber) == TryCompactMapTestError(code: 0))
+    #expect(failure(of: subscriber, as: TryCompactMapTestError.self) == TryCompactMapTestError(code: 0))
   }
 
   // MARK: Its own subscription, as Combine's
@@ -131,5 +121,55 @@ struct TryCompactMapTests {
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
+  }
+
+  /// tryCompactMap throwing: the values before it answer the subscriber's demand, the throwing
+  /// one `.none`; upstream is cancelled once; the closure is not called again and nothing more
+  /// reaches the subscriber.
+  /// Evidence (OpenCombine): CompactMapTests.swift `testTryCompactMapFailureBecauseOfThrow` (`send("throw")
+  /// == .none`, `send("9") == .none`, `[.requested(.max(3)), .cancelled]`, counter 3),
+  /// `testTryCompactMapReflection` (description "TryCompactMap").
+  @Test func tryCompactMapThrowEndsTheStream() {
+    var calls = 0
+    let upstream = RecordingUpstream<String, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+    upstream
+      .tryCompactMap { text -> Int? in
+        calls += 1
+        if text == "throw" { throw ParityFailure.oops }
+        return Int(text)
+      }
+      .subscribe(recorder)
+    #expect(upstream.subscriberDescription == "TryCompactMap")
+    #expect(upstream.send("2") == .max(10))
+    #expect(upstream.send("3") == .max(10))
+    #expect(upstream.events == [.requested(.max(3))])
+    #expect(upstream.send("throw") == .none)
+    #expect(upstream.send("9") == .none)
+    #expect(upstream.events == [.requested(.max(3)), .cancelled])
+    upstream.send(completion: .finished)
+    upstream.send(completion: .failure(.oops))
+    #expect(recorder.history.dropFirst() == ["value(2)", "value(3)", "failure(oops)"])
+    #expect(calls == 3)
+    release(upstream, recorder)
+  }
+
+  /// tryCompactMap after upstream completed ignores a second completion and later values.
+  /// Evidence (OpenCombine): CompactMapTests.swift `testTryCompactMapUpstreamFinishesImmediately`,
+  /// `testTryCompactMapUpstreamFinishesWithError` (FilterTests.swift's generic tests: history
+  /// keeps one completion, `send(73) == .none`, subscription history `[.requested(.max(3))]`).
+  @Test func tryCompactMapIgnoresEverythingAfterTheCompletion() {
+    for first in [Subscribers.Completion<ParityFailure>.finished, .failure(.oops)] {
+      let upstream = RecordingUpstream<Int, ParityFailure>()
+      let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+      upstream.tryCompactMap { $0 }.subscribe(recorder)
+      upstream.send(completion: first)
+      upstream.send(completion: .failure(.oops))
+      #expect(upstream.send(73) == .none)
+      upstream.send(completion: .finished)
+      #expect(recorder.history.count == 2)
+      #expect(upstream.events == [.requested(.max(3))])
+      release(upstream, recorder)
+    }
   }
 }

@@ -45,7 +45,7 @@ struct TryComparisonTests {
     #expect(comparisons == 2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -55,7 +55,7 @@ struct TryComparisonTests {
 
     subject.send(completion: .failure(.upstream))
 
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   // As in Combine (ComparisonTests.testTryComparisonUpstreamFinishesImmediatelyWithoutDemand),
@@ -71,7 +71,7 @@ struct TryComparisonTests {
     subscriber.request(.max(1))
     #expect(subscriber.values.isEmpty)
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func holdsTheResultUntilDemandAndCancelsUpstreamOnCancel() {
@@ -88,8 +88,4 @@ struct TryComparisonTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

@@ -16,7 +16,7 @@ struct TryContainsWhereTests {
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values == [true])
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func finishingWithoutOnePublishesFalse() {
@@ -45,7 +45,7 @@ struct TryContainsWhereTests {
 
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -55,7 +55,7 @@ struct TryContainsWhereTests {
 
     subject.send(completion: .failure(.upstream))
 
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheAnswerUntilDemandAndCancels() {
@@ -73,8 +73,4 @@ struct TryContainsWhereTests {
     #expect(upstream.cancelCount == 0)
   }
 
-  private func failure(of subscriber: TestSubscriber<Bool, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

@@ -28,7 +28,7 @@ struct TryDropWhileTests {
     upstream.send(-1)
     #expect(upstream.link?.isCancelled == true)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .predicate)
+    #expect(failure(of: subscriber, as: TryDropWhileTestError.self) == .predicate)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.events.count == 2)
@@ -57,7 +57,7 @@ struct TryDropWhileTests {
     upstream.send(3)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.values == [3])
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: TryDropWhileTestError.self) == .upstream)
   }
 
   @Test func replacesEachDroppedValueWithDemandUpstream() {
@@ -92,7 +92,7 @@ struct TryDropWhileTests {
       .tryDrop(while: { _ in throw TryDropWhileTestError.predicate })
       .subscribe(subscriber)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .predicate)
+    #expect(failure(of: subscriber, as: TryDropWhileTestError.self) == .predicate)
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -154,14 +154,4 @@ struct TryDropWhileTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Subscription.request(.none)"))
   }
-}
-
-private func isFinished(_ completion: Subscribers.Completion<any Error>) -> Bool {
-  if case .finished = completion { return true }
-  return false
-}
-
-private func failure(of subscriber: TestSubscriber<Int, any Error>) -> TryDropWhileTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryDropWhileTestError
 }

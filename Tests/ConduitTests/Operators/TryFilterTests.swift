@@ -6,16 +6,6 @@ private struct TryFilterTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryFilterTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryFilterTestError
-}
-
-private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
-  if case .finished = subscriber.completion { return true }
-  return false
-}
-
 @Suite(.leakChecked)
 struct TryFilterTests {
   @Test func republishesMatchingValues() {
@@ -32,7 +22,7 @@ struct TryFilterTests {
     subject.send(1)
     subject.send(completion: .failure(TryFilterTestError(code: 5)))
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryFilterTestError(code: 5))
+    #expect(failure(of: subscriber, as: TryFilterTestError.self) == TryFilterTestError(code: 5))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -49,9 +39,9 @@ struct TryFilterTests {
     #expect(upstream.cancelCount == 1)
     upstream.send(2)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryFilterTestError(code: -1))
+    #expect(failure(of: subscriber, as: TryFilterTestError.self) == TryFilterTestError(code: -1))
     upstream.send(completion: .finished)
-    #expect(failure(of: subscriber) == TryFilterTestError(code: -1))
+    #expect(failure(of: subscriber, as: TryFilterTestError.self) == TryFilterTestError(code: -1))
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -92,7 +82,7 @@ struct TryFilterTests {
     for value in 1...6 { subject.send(value) }
     subject.send(completion: .finished)
     #expect(first.values == [2, 4])
-    #expect(failure(of: first) == TryFilterTestError(code: 5))
+    #expect(failure(of: first, as: TryFilterTestError.self) == TryFilterTestError(code: 5))
     #expect(second.values == [2, 3])
     #expect(isFinished(second))
   }

@@ -16,7 +16,7 @@ struct TryFirstWhereTests {
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values == [3])
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
@@ -33,7 +33,7 @@ struct TryFirstWhereTests {
 
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   // As in Combine (FirstTests.testTryFirstWhereFinishesImmediatelyWithoutDemand), the bare
@@ -49,7 +49,7 @@ struct TryFirstWhereTests {
     subscriber.request(.max(1))
     #expect(subscriber.values.isEmpty)
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -59,7 +59,7 @@ struct TryFirstWhereTests {
 
     subject.send(completion: .failure(.upstream))
 
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheValueUntilDemand() {
@@ -88,8 +88,28 @@ struct TryFirstWhereTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
+  /// tryFirst(where:) holds the found value until demand, having cancelled upstream at once.
+  /// (Matches.) Evidence (OpenCombine): FirstTests.swift `testTryFirstWhereDemand`.
+  @Test func tryFirstWhereCancelsAtOnceAndHoldsTheValue() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
+    var calls = 0
+    upstream
+      .tryFirst { value in
+        calls += 1
+        return value > 1
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(0) == .none)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    #expect(upstream.send(3) == .none)
+    #expect(calls == 3)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(subscriber.values.isEmpty)
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [2])
+    #expect(subscriber.completion != nil)
+    upstream.detach()
   }
 }

@@ -15,7 +15,7 @@ struct TryLastWhereTests {
 
     #expect(subscriber.values == [5])
     #expect(subscriber.completion != nil)
-    #expect(failure(of: subscriber) == nil)
+    #expect(failure(of: subscriber, as: ReducingError.self) == nil)
     #expect(upstream.cancelCount == 0)
   }
 
@@ -37,7 +37,7 @@ struct TryLastWhereTests {
     #expect(calls == 2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -49,7 +49,7 @@ struct TryLastWhereTests {
     subject.send(completion: .failure(.upstream))
 
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheValueUntilDemand() {
@@ -80,8 +80,4 @@ struct TryLastWhereTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure(of subscriber: TestSubscriber<Int, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

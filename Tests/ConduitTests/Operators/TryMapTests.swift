@@ -6,11 +6,6 @@ private struct TryMapTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryMapTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryMapTestError
-}
-
 @Suite(.leakChecked)
 struct TryMapTests {
   @Test func transformsEveryValue() {
@@ -31,7 +26,7 @@ struct TryMapTests {
     subject.send(1)
     subject.send(completion: .failure(TryMapTestError(code: 7)))
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 7))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 7))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -47,12 +42,12 @@ struct TryMapTests {
     upstream.send(2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 2))
     // Nothing more reaches downstream, even from an upstream that keeps sending.
     #expect(upstream.send(3) == .none)
     upstream.send(completion: .finished)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 2))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 2))
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -68,7 +63,7 @@ struct TryMapTests {
       .subscribe(subscriber)
     #expect(seen == [1, 2, 3])
     #expect(subscriber.values == [1, 2])
-    #expect(failure(of: subscriber) == TryMapTestError(code: 3))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 3))
   }
 
   @Test func passesDemandThrough() {
@@ -113,7 +108,7 @@ struct TryMapTests {
     subject.send(1)
     subject.send(9)
     #expect(subscriber.values == [20])
-    #expect(failure(of: subscriber) == TryMapTestError())
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError())
   }
 
   @Test func tryMapMapAndTryMapTryMapFuse() {
@@ -134,7 +129,7 @@ struct TryMapTests {
     subject.send(completion: .finished)
     #expect(strings.values == ["2", "3"])
     #expect(ints.values == [4])
-    #expect(failure(of: ints) == TryMapTestError(code: 3))
+    #expect(failure(of: ints, as: TryMapTestError.self) == TryMapTestError(code: 3))
   }
 
   @Test func firstClosureThrowingInAFusionStopsTheSecond() {
@@ -151,7 +146,7 @@ struct TryMapTests {
       }
       .subscribe(subscriber)
     #expect(secondCalls == 1)
-    #expect(failure(of: subscriber) == TryMapTestError(code: 9))
+    #expect(failure(of: subscriber, as: TryMapTestError.self) == TryMapTestError(code: 9))
   }
 
   // MARK: Its own subscription, as Combine's
@@ -242,6 +237,29 @@ struct TryMapTests {
     expectCancelFreesASubscriberThatKeepsItsSubscription { subject, captured in
       subject.tryMap { value in withExtendedLifetime(captured) { value } }
     }
+  }
+
+  /// tryMap throwing: the stream fails with the thrown error, upstream is cancelled, the value
+  /// answers `.none` and nothing more reaches the subscriber. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/FilterTests.swift
+  /// `testTryFilterCompletesWithErrorWhenThrown` (history `[.requested(.unlimited), .cancelled]`);
+  /// Sources/OpenCombine/Publishers/Publishers.Map.swift (TryMap's Inner).
+  @Test func tryMapThrowFailsAndCancelsUpstream() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Int, any Error>(initialDemand: .unlimited)
+    upstream
+      .tryMap { value -> Int in
+        if value == 5 { throw ParityError() }
+        return value
+      }
+      .subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(5) == .none)
+    #expect(upstream.send(6) == .none)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(subscriber.values == [1])
+    #expect(failure(of: subscriber) is ParityError)
+    upstream.detach()
   }
 }
 

@@ -41,7 +41,7 @@ struct TryPrefixWhileTests {
     upstream.send(-1)
     #expect(upstream.link?.isCancelled == true)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == .predicate)
+    #expect(failure(of: subscriber, as: TryPrefixWhileTestError.self) == .predicate)
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.events.count == 3)
@@ -55,7 +55,7 @@ struct TryPrefixWhileTests {
     upstream.send(1)
     upstream.send(completion: .failure(.upstream))
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: TryPrefixWhileTestError.self) == .upstream)
   }
 
   @Test func neverDeliversBeyondDemand() {
@@ -91,7 +91,7 @@ struct TryPrefixWhileTests {
       })
       .subscribe(subscriber)
     #expect(subscriber.values.count == 50_000)
-    #expect(failure(of: subscriber) == .predicate)
+    #expect(failure(of: subscriber, as: TryPrefixWhileTestError.self) == .predicate)
     #expect(subscriber.violations.isEmpty)
   }
 
@@ -138,14 +138,4 @@ struct TryPrefixWhileTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Subscriber.receive(_:) before receive(subscription:)"))
   }
-}
-
-private func isFinished(_ subscriber: TestSubscriber<Int, any Error>) -> Bool {
-  if case .finished? = subscriber.completion { return true }
-  return false
-}
-
-private func failure(of subscriber: TestSubscriber<Int, any Error>) -> TryPrefixWhileTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryPrefixWhileTestError
 }

@@ -41,7 +41,7 @@ struct TryReduceTests {
     #expect(calls == 2)
     #expect(upstream.cancelCount == 1)
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .thrown)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .thrown)
   }
 
   @Test func anUpstreamFailureBecomesAnyError() {
@@ -53,7 +53,7 @@ struct TryReduceTests {
     subject.send(completion: .failure(.upstream))
 
     #expect(subscriber.values.isEmpty)
-    #expect(failure(of: subscriber) == .upstream)
+    #expect(failure(of: subscriber, as: ReducingError.self) == .upstream)
   }
 
   @Test func holdsTheResultUntilDemand() {
@@ -90,8 +90,4 @@ struct TryReduceTests {
     #expect(subscriber.events.count == 1)
   }
 
-  private func failure<Output>(of subscriber: TestSubscriber<Output, any Error>) -> ReducingError? {
-    guard case .failure(let error) = subscriber.completion else { return nil }
-    return error as? ReducingError
-  }
 }

@@ -6,16 +6,6 @@ private struct TryRemoveDuplicatesTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryRemoveDuplicatesTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryRemoveDuplicatesTestError
-}
-
-private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
-  if case .finished = subscriber.completion { return true }
-  return false
-}
-
 @Suite(.leakChecked)
 struct TryRemoveDuplicatesTests {
   @Test func dropsConsecutiveDuplicates() {
@@ -35,7 +25,7 @@ struct TryRemoveDuplicatesTests {
     subject.send(1)
     subject.send(completion: .failure(TryRemoveDuplicatesTestError(code: 6)))
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryRemoveDuplicatesTestError(code: 6))
+    #expect(failure(of: subscriber, as: TryRemoveDuplicatesTestError.self) == TryRemoveDuplicatesTestError(code: 6))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -54,7 +44,7 @@ struct TryRemoveDuplicatesTests {
     upstream.send(2)
     upstream.send(completion: .finished)
     #expect(subscriber.values == [1])
-    #expect(failure(of: subscriber) == TryRemoveDuplicatesTestError(code: 1))
+    #expect(failure(of: subscriber, as: TryRemoveDuplicatesTestError.self) == TryRemoveDuplicatesTestError(code: 1))
     #expect(subscriber.violations.isEmpty)
   }
 

@@ -6,16 +6,6 @@ private struct TryScanTestError: Error, Equatable {
   var code = 0
 }
 
-private func failure(of subscriber: TestSubscriber<some Any, any Error>) -> TryScanTestError? {
-  guard case .failure(let error) = subscriber.completion else { return nil }
-  return error as? TryScanTestError
-}
-
-private func isFinished(_ subscriber: TestSubscriber<some Any, any Error>) -> Bool {
-  if case .finished = subscriber.completion { return true }
-  return false
-}
-
 @Suite(.leakChecked)
 struct TryScanTests {
   @Test func publishesEachRunningResult() {
@@ -33,7 +23,7 @@ struct TryScanTests {
     subject.send(2)
     subject.send(completion: .failure(TryScanTestError(code: 8)))
     #expect(subscriber.values == [2])
-    #expect(failure(of: subscriber) == TryScanTestError(code: 8))
+    #expect(failure(of: subscriber, as: TryScanTestError.self) == TryScanTestError(code: 8))
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
@@ -52,7 +42,7 @@ struct TryScanTests {
     upstream.send(1)
     upstream.send(completion: .finished)
     #expect(subscriber.values == [10, 5])
-    #expect(failure(of: subscriber) == TryScanTestError(code: 5))
+    #expect(failure(of: subscriber, as: TryScanTestError.self) == TryScanTestError(code: 5))
     #expect(subscriber.violations.isEmpty)
   }
 

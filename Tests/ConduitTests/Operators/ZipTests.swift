@@ -6,11 +6,6 @@ import Testing
 
 private struct ZipError: Error, Equatable {}
 
-/// Tuples are not Equatable: tests compare their descriptions.
-private func described<Value>(_ values: [Value]) -> [String] {
-  values.map { "\($0)" }
-}
-
 @Suite(.leakChecked)
 struct ZipTests {
   @Test func pairsTheOldestUnpairedValueOfEachUpstream() {
@@ -301,6 +296,27 @@ struct ZipTests {
     #expect(Publishers.Zip(Just(1), Just(2)) != Publishers.Zip(Just(1), Just(3)))
     #expect(Publishers.Zip3(Just(1), Just(2), Just(3)) == Publishers.Zip3(Just(1), Just(2), Just(3)))
     #expect(Publishers.Zip4(Just(1), Just(2), Just(3), Just(4)) != Publishers.Zip4(Just(1), Just(2), Just(3), Just(5)))
+  }
+
+  /// Zip with a surplus on the finished side keeps going until that surplus is used up, then
+  /// finishes right after the last value. Evidence (OpenCombine): ZipTests.swift
+  /// `testZipCompletesOnlyAfterAllChildrenComplete`.
+  @Test func zipFinishesOnceTheFinishedSidesSurplusIsUsedUp() {
+    let first = HandDrivenPublisher<Int, Never>()
+    let second = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    first.zip(second) { $0 + $1 }.subscribe(subscriber)
+    first.send(100)
+    first.send(200)
+    first.send(300)
+    second.send(1)
+    first.send(completion: .finished)
+    #expect(subscriber.values == [101])
+    #expect(subscriber.completion == nil)
+    second.send(2)
+    second.send(3)
+    #expect(subscriber.events == [.subscription, .value(101), .value(202), .value(303), .completion(.finished)])
+    #expect(second.link?.isCancelled == true)
   }
 }
 

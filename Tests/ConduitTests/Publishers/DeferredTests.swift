@@ -6,8 +6,6 @@ private enum DeferredTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct DeferredTests {
   @Test func closureRunsPerSubscriberNotAtCreation() {
@@ -59,10 +57,10 @@ struct DeferredTests {
   }
 
   @Test func releasesTheSubscriberOnCancel() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Deferred { [1, 2].publisher }.subscribe(
         AnySubscriber<Int, Never>(
@@ -79,10 +77,10 @@ struct DeferredTests {
   }
 
   @Test func releasesTheSubscriberWhenFinished() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Deferred { Just(1) }.subscribe(
         AnySubscriber<Int, Never>(
@@ -96,5 +94,27 @@ struct DeferredTests {
     subscription?.request(.max(1))
     #expect(weakProbe == nil)
     subscription = nil
+  }
+
+  /// Deferred makes its publisher when subscribed to, once per subscriber, and the subscriber
+  /// gets that publisher's own subscription.
+  /// Evidence (OpenCombine): DeferredTests.swift `testDeferredCreatedAfterSubscription` (count 0, then 1, 2;
+  /// history `[.subscription("CustomSubscription")]`).
+  @Test func deferredSubscribesTheMadePublisherDirectly() {
+    var made = 0
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let deferred = Deferred { () -> RecordingUpstream<Int, ParityFailure> in
+      made += 1
+      return upstream
+    }
+    #expect(made == 0)
+    let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none, demandPerValue: .none)
+    deferred.subscribe(recorder)
+    #expect(made == 1)
+    #expect(recorder.history == ["subscription(RecordingUpstream)"])
+    #expect(upstream.subscriberDescription == "RecordingSubscriber")
+    deferred.subscribe(recorder)
+    #expect(made == 2)
+    release(upstream, recorder)
   }
 }

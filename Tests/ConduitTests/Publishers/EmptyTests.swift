@@ -6,8 +6,6 @@ private enum EmptyTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct EmptyTests {
   @Test func completesImmediatelyByDefault() {
@@ -69,9 +67,9 @@ struct EmptyTests {
 
   @Test(arguments: [true, false])
   func holdsNoReferenceToTheSubscriber(completeImmediately: Bool) {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Empty<Int, Never>(completeImmediately: completeImmediately).subscribe(
         AnySubscriber(

@@ -7,8 +7,6 @@ private enum FailTestError: Error, Equatable {
   case other
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct FailTests {
   @Test func failsImmediatelyWithoutDemand() {
@@ -53,10 +51,10 @@ struct FailTests {
   }
 
   @Test func holdsNoReferenceToTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var completion: Subscribers.Completion<FailTestError>?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Fail<Int, FailTestError>(error: .failed).subscribe(
         AnySubscriber(
@@ -70,10 +68,10 @@ struct FailTests {
   }
 
   @Test func sinkReleasesItsClosuresAfterFailure() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = Fail<Int, FailTestError>(error: .failed).sink(
         receiveCompletion: { _ in _ = probe }, receiveValue: { _ in })

@@ -8,8 +8,6 @@ private enum FutureTestError: Error, Equatable {
   case other
 }
 
-private final class Probe {}
-
 /// Carries a promise to another thread; the future it fulfils is thread-safe.
 private struct SendablePromise<Output, Failure: Error>: @unchecked Sendable {
   let fulfil: Future<Output, Failure>.Promise
@@ -206,12 +204,12 @@ struct FutureTests {
   @Test func cancelBeforeFulfilmentDeliversNothingAndFreesTheConduit() {
     var promise: Future<Int, Never>.Promise?
     let future = Future<Int, Never> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     weak var weakSubscription: AnyObject?
     var events: [String] = []
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber<Int, Never>(
@@ -252,11 +250,11 @@ struct FutureTests {
   @Test func finishedSubscriptionReleasesTheSubscriber() {
     var promise: Future<Int, Never>.Promise?
     let future = Future<Int, Never> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber<Int, Never>(
@@ -282,11 +280,11 @@ struct FutureTests {
   @Test func failedSubscriptionReleasesTheSubscriber() {
     var promise: Future<Int, FutureTestError>.Promise?
     let future = Future<Int, FutureTestError> { promise = $0 }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var completion: Subscribers.Completion<FutureTestError>?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       future.subscribe(
         AnySubscriber(
@@ -307,11 +305,11 @@ struct FutureTests {
 
   @Test func sinkOnAFulfilledFutureReleasesItsClosures() {
     let future = Future<Int, Never> { $0(.success(1)) }
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var received: [Int] = []
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = future.sink {
         _ = probe
@@ -380,5 +378,26 @@ struct FutureTests {
       AnySubscriber(receiveSubscription: { subscription = $0 }))
     #expect(children(of: subscription) == ["parent=nil", "downstream=nil", "hasAnyDemand=false", "subject=nil"])
     subscription = nil
+  }
+
+  /// A subscriber that comes after the promise was fulfilled gets the value as soon as it asks;
+  /// without demand it waits; one that cancels before resolution hears nothing. (Matches.)
+  /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/FutureTests.swift
+  /// `testSubscribeAfterSuccessfulResolution`, `testWaitsForDemandSuccess`, `testCancellation`.
+  @Test func futureAfterResolutionWaitsForDemand() {
+    var promise: Future<Int, Never>.Promise?
+    let future = Future<Int, Never> { promise = $0 }
+    let cancelled = TestSubscriber<Int, Never>(initialDemand: .unlimited)
+    future.subscribe(cancelled)
+    cancelled.cancel()
+    promise?(.success(42))
+    promise = nil
+    #expect(cancelled.events == [.subscription])
+
+    let late = TestSubscriber<Int, Never>(initialDemand: .none)
+    future.subscribe(late)
+    #expect(late.events == [.subscription])
+    late.request(.max(1))
+    #expect(late.events == [.subscription, .value(42), .completion(.finished)])
   }
 }

@@ -2,8 +2,6 @@ import Conduit
 import ConduitTesting
 import Testing
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct JustTests {
   @Test func deliversTheValueThenFinishes() {
@@ -67,11 +65,11 @@ struct JustTests {
   }
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Just(1).subscribe(
         AnySubscriber<Int, Never>(
@@ -90,10 +88,10 @@ struct JustTests {
   }
 
   @Test func cancelledSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Just(1).subscribe(
         AnySubscriber<Int, Never>(
@@ -110,10 +108,10 @@ struct JustTests {
   }
 
   @Test func sinkReleasesItsClosuresAfterCompletion() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = Just(1).sink { _ in _ = probe }
     }
@@ -145,5 +143,28 @@ struct JustTests {
     #expect(mirror.children.first?.value as? Int == 42)
     subscriber.cancel()
     #expect((subscription as? any CustomReflectable)?.customMirror.children.isEmpty == true)
+  }
+
+  /// Evidence (OpenCombine): Apple's Combine interface (Just extensions; https://developer.apple.com/documentation/combine/just)
+  /// and OpenCombine Sources/OpenCombine/Publishers/Just.swift. (Matches.)
+  @Test func justOverloadsKeepCombinesTypesAndValues() {
+    let mapped: Just<Int> = Just(1).map { $0 + 1 }
+    #expect(mapped.output == 2)
+    let counted: Just<Int> = Just("a").count()
+    #expect(counted.output == 1)
+    let smallest: Just<Int> = Just(3).min()
+    #expect(smallest.output == 3)
+    let unique: Just<Int> = Just(3).removeDuplicates()
+    #expect(unique.output == 3)
+    let none: Optional<Int>.Publisher = Just(3).prefix(0)
+    #expect(none.output == nil)
+    let one: Optional<Int>.Publisher = Just(3).prefix(1)
+    #expect(one.output == 3)
+    let dropped: Optional<Int>.Publisher = Just(3).dropFirst(1)
+    #expect(dropped.output == nil)
+    let kept: Optional<Int>.Publisher = Just(3).dropFirst(0)
+    #expect(kept.output == 3)
+    let scanned: Result<Int, Never>.Publisher = Just(3).scan(10, +)
+    #expect(scanned.result == .success(13))
   }
 }

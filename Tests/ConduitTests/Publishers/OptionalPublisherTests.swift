@@ -2,8 +2,6 @@ import Conduit
 import ConduitTesting
 import Testing
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct OptionalPublisherTests {
   @Test func someDeliversTheValueThenFinishes() {
@@ -55,11 +53,11 @@ struct OptionalPublisherTests {
   }
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Optional(1).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -78,10 +76,10 @@ struct OptionalPublisherTests {
   }
 
   @Test func cancelledSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Optional(1).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -98,9 +96,9 @@ struct OptionalPublisherTests {
   }
 
   @Test func noneHoldsNoReferenceToTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Int?.none.publisher.subscribe(AnySubscriber<Int, Never>(receiveCompletion: { _ in _ = probe }))
     }

@@ -7,8 +7,6 @@ private enum RecordTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct RecordTests {
   // MARK: Initializers
@@ -176,11 +174,11 @@ struct RecordTests {
   // MARK: References
 
   @Test func failedPlaybackReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var completion: Subscribers.Completion<RecordTestError>?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Record<Int, RecordTestError>(output: [1], completion: .failure(.failed)).subscribe(
         AnySubscriber(
@@ -199,10 +197,10 @@ struct RecordTests {
   }
 
   @Test func cancelledPlaybackReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Record<Int, Never>(output: [1, 2], completion: .finished).subscribe(
         AnySubscriber(
@@ -216,6 +214,21 @@ struct RecordTests {
     subscription?.cancel()
     #expect(weakProbe == nil)
     subscription = nil
+  }
+
+  /// An empty recording completes at once, without demand, through `Subscriptions.empty`.
+  /// (Matches.) Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/RecordTests.swift
+  /// `testEmptyRecord`, `testEmptyRecordFailed` (`.subscription("Empty")`).
+  @Test func emptyRecordCompletesWithoutDemand() {
+    let subscriber = RecordingSubscriber<Int, ParityError>(initialDemand: .none)
+    Record<Int, ParityError> { $0.receive(completion: .failure(ParityError())) }.subscribe(subscriber)
+    #expect(subscriber.subscription.map { "\($0)" } == "Empty")
+    #expect(subscriber.history == ["subscription(Empty)", "failure(ParityError())"])
+
+    var recording = Record<Int, ParityError> { _ in }.recording
+    recording.receive(0)
+    recording.receive(completion: .failure(ParityError()))
+    #expect(recording.output == [0])
   }
 }
 

@@ -7,8 +7,6 @@ private enum ResultTestError: Error, Equatable {
   case other
 }
 
-private final class Probe {}
-
 @Suite(.leakChecked)
 struct ResultPublisherTests {
   @Test func successDeliversTheValueThenFinishes() {
@@ -71,11 +69,11 @@ struct ResultPublisherTests {
   }
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Result<Int, ResultTestError>.success(1).publisher.subscribe(
         AnySubscriber(
@@ -94,10 +92,10 @@ struct ResultPublisherTests {
   }
 
   @Test func cancelledSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Result<Int, ResultTestError>.success(1).publisher.subscribe(
         AnySubscriber(
@@ -114,10 +112,10 @@ struct ResultPublisherTests {
   }
 
   @Test func failureHoldsNoReferenceToTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var completion: Subscribers.Completion<ResultTestError>?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       Result<Int, ResultTestError>.failure(.failed).publisher.subscribe(
         AnySubscriber(

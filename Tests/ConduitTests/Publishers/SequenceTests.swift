@@ -6,8 +6,6 @@ private enum SequenceTestError: Error, Equatable {
   case failed
 }
 
-private final class Probe {}
-
 /// Counts values without recording them, asking for one more from each: the shape that would
 /// recurse once per element if delivery were not trampolined.
 private final class CountingSubscriber: Subscriber {
@@ -275,11 +273,11 @@ struct SequenceTests {
   // MARK: References
 
   @Test func finishedSubscriptionReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       [1, 2].publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -298,11 +296,11 @@ struct SequenceTests {
   }
 
   @Test func cancelMidwayReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     var values: [Int] = []
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -325,11 +323,11 @@ struct SequenceTests {
   // The sequence's iterator can hold what the sequence captured, here a lazy `map`'s closure; a
   // subscriber that keeps its subscription after cancelling must not keep that alive.
   @Test func cancelMidwayReleasesTheSequence() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).lazy.map { value in withExtendedLifetime(probe) { value * 10 } }.publisher.subscribe(subscriber)
       subscription = subscriber.subscription
@@ -343,10 +341,10 @@ struct SequenceTests {
   }
 
   @Test func cancelFromInsideReceiveReleasesTheSubscriber() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var subscription: (any Subscription)?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       (1...5).publisher.subscribe(
         AnySubscriber<Int, Never>(
@@ -366,15 +364,94 @@ struct SequenceTests {
   }
 
   @Test func sinkReleasesItsClosuresAfterCompletion() {
-    weak var weakProbe: Probe?
+    weak var weakProbe: CapturedProbe?
     var token: AnyCancellable?
     do {
-      let probe = Probe()
+      let probe = CapturedProbe()
       weakProbe = probe
       token = [1, 2].publisher.sink { _ in _ = probe }
     }
     #expect(token != nil)
     #expect(weakProbe == nil)
     token = nil
+  }
+
+  /// A sequence's subscription describes itself by the sequence it publishes while it is
+  /// publishing, and as "Sequence" once it has finished; an empty sequence hands the empty
+  /// subscription.
+  /// Evidence (OpenCombine): SequenceTests.swift `testReflection` (`description: "1...5"` for `(1...5)`),
+  /// `testSequenceNoInitialDemand` (`.subscription("Sequence")` once finished) and
+  /// `testEmptySequence` (`"Empty"`).
+  @Test func sequenceSubscriptionIsDescribedByItsSequence() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    (1...5).publisher.subscribe(subscriber)
+    let finished = subscriber.subscription
+    #expect(subscriptionDescription(finished) == "1...5")
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriptionDescription(finished) == "Sequence")
+
+    let cancelled = TestSubscriber<Int, Never>(initialDemand: .none)
+    [7, 8].publisher.subscribe(cancelled)
+    #expect(subscriptionDescription(cancelled.subscription) == "[7, 8]")
+    let subscription = cancelled.subscription
+    cancelled.cancel()
+    #expect(subscriptionDescription(subscription) == "Sequence")
+
+    let empty = CancellingSubscriber<Int, Never>(cancels: false)
+    [Int]().publisher.subscribe(empty)
+    #expect(empty.calls == ["subscription Empty", "finished"])
+  }
+
+  /// A request then a cancel from inside `receive(subscription:)` give the first value only; a
+  /// cancel from inside `receive(_:)` that returns `.unlimited` stops everything; a later
+  /// request brings nothing.
+  /// Evidence (OpenCombine): SequenceTests.swift `testCancelOnSubscription` and `testCancelOnValue`.
+  @Test func sequenceCancelledFromInsideDeliversNothingMore() {
+    let onSubscription = ReentrantSubscriber<Int, Never>(onSubscription: {
+      $0.request(.max(1)); $0.cancel()
+    })
+    (0..<3).publisher.subscribe(onSubscription)
+    onSubscription.subscription?.request(.max(1))
+    #expect(onSubscription.calls == ["subscription", "0"])
+
+    let onValue = ReentrantSubscriber<Int, Never>(
+      onSubscription: { $0.request(.unlimited) }, onValue: { $0.cancel() }, returning: .unlimited)
+    (0..<3).publisher.subscribe(onValue)
+    onValue.subscription?.request(.max(1))
+    #expect(onValue.calls == ["subscription", "0"])
+  }
+
+  /// Demand returned from `receive(_:)` adds to what is left.
+  /// Evidence (OpenCombine): SequenceTests.swift `testSequenceInitialDemand` (values 0 … 7 of ten).
+  @Test func sequenceAddsDemandReturnedFromEachValue() {
+    let subscriber = ReentrantSubscriber<Int, Never>(
+      onSubscription: { $0.request(.max(1)) }, returningFor: { $0 > 3 || $0 == 0 ? .none : .max(2) })
+    (0..<10).publisher.subscribe(subscriber)
+    #expect(subscriber.calls == ["subscription", "0"])
+    subscriber.subscription?.request(.max(1))
+    #expect(subscriber.calls == ["subscription"] + (0...7).map(String.init))
+    subscriber.subscription?.cancel()
+  }
+
+  /// Evidence: OpenCombine Sources/OpenCombine/Publishers/Publishers.Sequence.swift (the eager
+  /// overloads, mirroring Combine's interface). (Matches.)
+  @Test func sequenceOverloadsKeepCombinesTypesAndValues() {
+    let filtered: Publishers.Sequence<[Int], Never> = [1, 2, 3].publisher.filter { $0 > 1 }
+    #expect(filtered.sequence == [2, 3])
+    let counted: Just<Int> = [1, 2].publisher.count()
+    #expect(counted.output == 2)
+    let first: Optional<Int>.Publisher = [4, 5].publisher.first()
+    #expect(first.output == 4)
+    let outOfRange: Optional<Int>.Publisher = [4, 5].publisher.output(at: 7)
+    #expect(outOfRange.output == nil)
+    let prefixed: Publishers.Sequence<PrefixSequence<[Int]>, Never> = [1, 2, 3].publisher.prefix(2)
+    #expect(Array(prefixed.sequence) == [1, 2])
+    let smallest: Optional<Int>.Publisher = [3, 1, 2].publisher.min()
+    #expect(smallest.output == 1)
+    let noSmallest: Optional<Int>.Publisher = [Int]().publisher.min()
+    #expect(noSmallest.output == nil)
+    let unique: Publishers.Sequence<[Int], Never> = [1, 1, 2, 1].publisher.removeDuplicates()
+    #expect(unique.sequence == [1, 2, 1])
   }
 }

@@ -258,6 +258,42 @@ struct AutoconnectTests {
     #expect(subscriber.subscription.map { "\($0)" } == "Multicast")
     subscriber.cancel()
   }
+
+  /// Autoconnect connects with the first subscriber only, passes each subscriber's requests
+  /// straight to its upstream subscription, and disconnects when the last one cancels.
+  /// Evidence (OpenCombine): AutoconnectTests.swift `testBasicRefcountBehavior` (connection history
+  /// `[.connected]` through three subscribers; upstream requests `.max(101)`, `.max(102)`,
+  /// `.max(103)`; `[.connected, .disconnected]` only after the third cancel; a second cancel
+  /// does not disconnect again).
+  @Test func autoconnectCountsSubscribersAndForwardsRequests() {
+    let connectable = RecordingConnectable()
+    let autoconnect = connectable.autoconnect()
+    let subscribers = [101, 102, 103].map { TestSubscriber<Int, Never>(initialDemand: .max($0)) }
+    for subscriber in subscribers {
+      autoconnect.subscribe(subscriber)
+      #expect(connectable.connections == ["connected"])
+    }
+    #expect(connectable.upstream.links.map(\.requests) == [[.max(101)], [.max(102)], [.max(103)]])
+    let kept = subscribers[0].subscription
+    subscribers[1].cancel()
+    subscribers[2].cancel()
+    #expect(connectable.connections == ["connected"])
+    subscribers[0].cancel()
+    #expect(connectable.connections == ["connected", "disconnected"])
+    kept?.cancel()
+    #expect(connectable.connections == ["connected", "disconnected"])
+    #expect(connectable.upstream.links.map(\.isCancelled) == [true, true, true])
+  }
+
+  /// Combine's autoconnect hands each subscriber a subscription that passes for the upstream's
+  /// own, and passes every cancel on (a second one too); Conduit counts the subscriber out once.
+  /// Evidence (OpenCombine): AutoconnectTests.swift `testAutoconnectReflection` (description
+  /// "CustomSubscription", the same `combineIdentifier`) and `testBasicRefcountBehavior`
+  /// (four `.cancelled` in the upstream history for three subscribers, one cancelling twice).
+  @Test func autoconnectHandsOverTheUpstreamSubscription() {
+    let connectable = RecordingConnectable()
+    #expect(subscriptionName(connectable.autoconnect()) == "HandDriven")
+  }
 }
 
 @Suite(.leakChecked)

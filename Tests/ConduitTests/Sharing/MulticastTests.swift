@@ -193,6 +193,86 @@ struct MulticastTests {
     #expect(upstream.link?.isCancelled == true)
     connection = nil
   }
+
+  /// Nothing flows before `connect()`; cancelling the connection stops values; connecting again
+  /// subscribes upstream afresh, and its completion reaches the subscriber once.
+  /// Evidence (OpenCombine): MulticastTests.swift `testMulticast` (history `[.subscription, -1, 42, 15,
+  /// .finished]`: 0 and 12 before the connection and 14 after its cancel are lost), used by
+  /// MakeConnectableTests.swift `testMulticast`.
+  @Test func multicastConnectCancelAndReconnect() {
+    func check<C: ConnectablePublisher>(_ make: (RecordingUpstream<Int, Never>) -> C) where C.Output == Int {
+      let upstream = RecordingUpstream<Int, Never>()
+      let connectable = make(upstream)
+      let subscriber = TestSubscriber<Int, C.Failure>()
+      connectable.subscribe(subscriber)
+      #expect(upstream.send(0) == .none)
+      var connection = connectable.connect()
+      #expect(upstream.send(-1) == .none)
+      #expect(upstream.send(42) == .none)
+      connection.cancel()
+      #expect(upstream.events.last == .cancelled)
+      #expect(upstream.send(14) == .none)
+      connection = connectable.connect()
+      #expect(upstream.subscriptionCount == 2)
+      #expect(upstream.send(15) == .none)
+      upstream.send(completion: .finished)
+      upstream.send(completion: .finished)
+      connection.cancel()
+      #expect(subscriber.values == [-1, 42, 15])
+      #expect(subscriber.events.count == 5)
+      #expect(subscriber.violations.isEmpty)
+      upstream.detach()
+    }
+    check { $0.multicast { PassthroughSubject() } }
+    check { $0.multicast(subject: PassthroughSubject()) }
+    check { $0.makeConnectable() }
+  }
+
+  /// Two connections are two upstream subscriptions, each feeding the subject.
+  /// Evidence (OpenCombine): MulticastTests.swift `testMulticastConnectTwice` (history `[.subscription, 42,
+  /// 42, .finished]`).
+  @Test func multicastConnectedTwiceDeliversEachValueTwice() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let multicast = upstream.multicast(subject: PassthroughSubject())
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
+    multicast.subscribe(subscriber)
+    upstream.send(-1)
+    let first = multicast.connect()
+    let second = multicast.connect()
+    upstream.send(42)
+    upstream.send(completion: .finished)
+    #expect(subscriber.events == [.subscription, .value(42), .value(42), .completion(.finished)])
+    first.cancel()
+    second.cancel()
+  }
+
+  /// Each subscriber gets what its own demand allows; upstream is asked for everything once; a
+  /// subscriber after the completion gets its subscription and the completion.
+  /// Evidence (OpenCombine): MulticastTests.swift `testLateSubscriber` (early `.max(3)`: 1, 2, 3; late
+  /// `.max(2)`: 5, 6; upstream `[.requested(.unlimited)]`; the latest subscriber
+  /// `[.subscription, .completion(.finished)]`).
+  @Test func multicastServesEachSubscriberItsOwnDemand() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let multicast = upstream.multicast(subject: PassthroughSubject())
+    let early = TestSubscriber<Int, Never>(initialDemand: .max(3))
+    multicast.subscribe(early)
+    #expect(upstream.subscriptionCount == 0)
+    let connection = multicast.connect()
+    #expect(upstream.events == [.requested(.unlimited)])
+    for value in 1...4 { #expect(upstream.send(value) == .none) }
+    let late = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    multicast.subscribe(late)
+    for value in 5...7 { #expect(upstream.send(value) == .none) }
+    upstream.send(completion: .finished)
+    let latest = TestSubscriber<Int, Never>(initialDemand: .none)
+    multicast.subscribe(latest)
+    #expect(upstream.events == [.requested(.unlimited)])
+    #expect(early.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(late.events == [.subscription, .value(5), .value(6), .completion(.finished)])
+    #expect(latest.events == [.subscription, .completion(.finished)])
+    connection.cancel()
+    upstream.detach()
+  }
 }
 
 /// A subject of the test's own that keeps the last subscriber it was given and hands it

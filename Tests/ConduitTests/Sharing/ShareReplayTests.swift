@@ -1,4 +1,6 @@
 import ConduitTesting
+import Dispatch
+import Synchronization
 import Testing
 
 @testable import Conduit
@@ -165,20 +167,38 @@ struct ShareReplayTests {
     #expect(subscriber.values == [1])
   }
 
-  /// The upstream subscriptions the replay subject lets go of at its completion are released
-  /// after its lock (see `completeWithAnUpstreamThatUsesTheSubjectInItsDeinit`).
-  @Test func upstreamSubscriptionMayUseTheReplaySubjectInItsDeinit() {
-    let (completedInDeinit, subscriber) = completeWithAnUpstreamThatUsesTheSubjectInItsDeinit(
-      ReplaySubject(bufferSize: 1))
-    #expect(completedInDeinit)
-    #expect(subscriber.values == [1])
-    #expect(subscriber.completion == .finished)
-    #expect(subscriber.violations.isEmpty)
+  /// A late subscriber gets the replay, then the live values, with no gap and no duplicate,
+  /// while values are sent concurrently with the join.
+  @Test func replayLateSubscriberSeesNoGapNorDuplicate() {
+    for _ in 0..<200 {
+      let upstream = PassthroughSubject<Int, Never>()
+      let shared = upstream.share(replay: 2)
+      let first = TestSubscriber<Int, Never>()
+      shared.subscribe(first)
+      let late = TestSubscriber<Int, Never>()
+      let group = DispatchGroup()
+      DispatchQueue.global().async(group: group) {
+        for value in 0..<200 { upstream.send(value) }
+      }
+      DispatchQueue.global().async(group: group) { shared.subscribe(late) }
+      group.wait()
+      upstream.send(completion: .finished)
+      #expect(first.values == Array(0..<200))
+      let values = late.values
+      if let start = values.first {
+        #expect(values == Array(start..<200), "late subscriber got \(values.prefix(8))…")
+      }
+      #expect(late.completion == .finished)
+      #expect(late.violations.isEmpty)
+    }
   }
 }
 
 @Suite(.leakChecked, .serialized)
 struct ShareReplayStressTests {
+  /// How many values `joinCancelAndRequestWhileSending` sends.
+  static let values = 20_000
+
   /// Subscribers joining on one thread while values and the completion arrive on another see the
   /// replay followed by every later value, without a gap, and the completion. A value or the
   /// completion that reached a joining subscriber before its replay was set up used to be
@@ -271,5 +291,60 @@ struct ShareReplayStressTests {
         return nil
       })
     #expect(problem == nil)
+  }
+
+  /// One thread sends, others join, cancel and request.
+  @Test func joinCancelAndRequestWhileSending() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let shared = upstream.share(replay: 3)
+    let witness = StressSubscriber()
+    shared.subscribe(witness)
+    let joiners = (0..<12).map { position in
+      position % 3 == 2
+        ? StressSubscriber(demand: .max(1), cancelAt: Int.max) : StressSubscriber(forbidden: -1 - position)
+    }
+    let sent = Atomic<Int>(0)
+    runOnThreads(3) { thread in
+      switch thread {
+      case 0:
+        for value in 0..<Self.values {
+          upstream.send(value)
+          sent.store(value + 1, ordering: .releasing)
+        }
+      case 1:
+        for (position, joiner) in joiners.enumerated() {
+          while sent.load(ordering: .acquiring) < position * 1_000 {}
+          shared.subscribe(joiner)
+        }
+      default:
+        for (position, joiner) in joiners.enumerated() where position % 3 == 1 {
+          while sent.load(ordering: .acquiring) < position * 1_000 + 500 {}
+          while joiner.count == 0 {}  // subscribed: the replay has begun
+          joiner.cancelAndRecord()
+          upstream.send(-1 - position)  // the marker it must never see
+        }
+      }
+    }
+    upstream.send(completion: .finished)
+
+    #expect(witness.overlaps == 0)
+    #expect(witness.completed)
+    for (position, joiner) in joiners.enumerated() {
+      #expect(joiner.overlaps == 0)
+      let values = joiner.values.filter { $0 >= 0 }
+      switch position % 3 {
+      case 0:
+        // Unlimited demand: the replay then every live value, with no gap nor duplicate.
+        #expect(joiner.completed)
+        if let first = values.first { #expect(values == Array(first..<Self.values), "joiner \(position)") }
+      case 1:
+        #expect(!joiner.sawForbidden)
+        #expect(joiner.count <= joiner.countWhenCancelReturned + 1)
+        if let first = values.first { #expect(values == Array(first..<first + values.count), "joiner \(position)") }
+      default:
+        // One at a time: what waits beyond the buffer is dropped, but nothing goes backwards.
+        #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 }, "joiner \(position)")
+      }
+    }
   }
 }

@@ -376,9 +376,73 @@ struct CurrentValueSubjectTests {
     #expect(subject.value == nil)
     subscriber.cancel()
   }
-}
 
-private struct Oops: Error, Equatable {}
+  /// The same for a current-value subject, whose value is changed once before the subscriber
+  /// comes, then 20 times, then set to itself: the first value is the current one (111), and
+  /// setting the same value sends it again.
+  /// Evidence (OpenCombine): CurrentValueSubjectTests.swift `testRequestingDemand`
+  /// (`expectedNumberOfInputsHistory`, `inputs.first == 111`).
+  @Test func currentValueSubjectDemandMatrixMatchesCombine() {
+    let makeSubject = {
+      let subject = CurrentValueSubject<Int, ParityFailure>(112)
+      subject.value -= 1
+      return subject
+    }
+    let counts = subjectDemandMatrix(makeSubject) { subject, subscriber, initial in
+      #expect(subscriber.values.first == (initial == nil ? nil : 111))
+      for _ in 0..<20 { subject.value += 1 }
+      let value = subject.value
+      subject.value = value
+    }
+    #expect(
+      counts == [
+        0, 0, 0, 0, 0, 1, 11, 2, 1, 22, 2, 12, 4, 5, 22, 10, 20, 12, 13, 22, 22, 22, 22, 22, 22,
+      ])
+  }
+
+  /// Several requests before the first value add up: the current value takes one, and the rest
+  /// is left for the values sent after.
+  /// Evidence (OpenCombine): CurrentValueSubjectTests.swift `testRequestSeveralTimes` (requests of 2, 3 and 1
+  /// give `.value(-1)`, then `.value(0)` … `.value(4)` of ten sent).
+  @Test func currentValueSubjectRequestsBeforeTheFirstValueAddUp() {
+    let subject = CurrentValueSubject<Int, Never>(-1)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subject.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+
+    subscriber.request(.max(2))
+    subscriber.request(.max(3))
+    subscriber.request(.max(1))
+    #expect(subscriber.values == [-1])
+
+    for value in 0..<10 { subject.send(value) }
+    #expect(subscriber.values == [-1, 0, 1, 2, 3, 4])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  /// The same with a current-value subject: each of the 11 subscriptions gets the current value
+  /// once, and after every other one is cancelled, a new value reaches the other five.
+  /// Evidence (OpenCombine): CurrentValueSubjectTests.swift `testMultipleSubscriptions` (eleven `.value(112)`,
+  /// then five `.value(200)`). The order in which Combine interleaves these values with the
+  /// subscriptions is not kept here; see `currentValueArrivesFromInsideTheFirstRequest` in
+  /// Contracts/DifferencesFromCombineTests.swift.
+  @Test func currentValueSubscriberSubscribingAgainFromInsideGetsTheValueOnEachSubscription() {
+    let subject = CurrentValueSubject<Int, Never>(112)
+    let subscriber = ResubscribingSubscriber(subscribe: { subject.subscribe($0) })
+    subject.subscribe(subscriber)
+    subject.subscribe(subscriber)
+    #expect(subscriber.subscriptions.count == 11)
+    #expect(subscriber.values == Array(repeating: 112, count: 11))
+
+    for (index, subscription) in subscriber.subscriptions.enumerated() where index.isMultiple(of: 2) {
+      subscription.cancel()
+    }
+    subject.value = 200
+    #expect(subscriber.values == Array(repeating: 112, count: 11) + Array(repeating: 200, count: 5))
+    subject.send(completion: .finished)
+  }
+}
 
 /// Requests, subscriptions and sends racing on two threads: each subscriber gets every value at
 /// most once, and never an older value after a newer one.

@@ -349,9 +349,46 @@ struct PassthroughSubjectTests {
     #expect(subscriber.completion == .finished)
     #expect(subscriber.violations.isEmpty)
   }
-}
 
-private struct Oops: Error, Equatable {}
+  /// The number of values one subscriber gets for each initial demand (`nil`: none requested)
+  /// and each list of demands returned from `receive(_:)`, over 20 values sent, as in Combine.
+  /// Evidence (OpenCombine): PassthroughSubjectTests.swift `testRequestingDemand`
+  /// (`expectedNumberOfInputsHistory`).
+  @Test func passthroughSubjectDemandMatrixMatchesCombine() {
+    let counts = subjectDemandMatrix(PassthroughSubject<Int, ParityFailure>.init) { subject, _, _ in
+      for value in 0..<20 { subject.send(value) }
+    }
+    #expect(
+      counts == [
+        0, 0, 0, 0, 0, 1, 11, 2, 1, 20, 2, 12, 4, 5, 20, 10, 20, 12, 13, 20, 20, 20, 20, 20, 20,
+      ])
+  }
+
+  /// A subscriber that subscribes itself again from inside `receive(subscription:)`, ten deep,
+  /// then once more: every subscription gets each value; cancelling every other one leaves the
+  /// rest getting values.
+  /// Evidence (OpenCombine): PassthroughSubjectTests.swift `testMultipleSubscriptions` (11 subscriptions,
+  /// eleven 0s, then five 1s after the even ones are cancelled).
+  @Test func passthroughSubscriberSubscribingAgainFromInsideGetsEveryValueOnEachSubscription() {
+    let subject = PassthroughSubject<Int, Never>()
+    let subscriber = ResubscribingSubscriber(subscribe: { subject.subscribe($0) })
+    subject.subscribe(subscriber)
+    #expect(subscriber.subscriptions.count == 10)
+    subject.subscribe(subscriber)
+    #expect(subscriber.subscriptions.count == 11)
+    #expect(subscriber.values == [])
+
+    subject.send(0)
+    #expect(subscriber.values == Array(repeating: 0, count: 11))
+
+    for (index, subscription) in subscriber.subscriptions.enumerated() where index.isMultiple(of: 2) {
+      subscription.cancel()
+    }
+    subject.send(1)
+    #expect(subscriber.values == Array(repeating: 0, count: 11) + Array(repeating: 1, count: 5))
+    subject.send(completion: .finished)
+  }
+}
 
 @Suite(.leakChecked, .serialized)
 struct RelayStressTests {

@@ -1,6 +1,9 @@
-import Conduit
 import ConduitTesting
+import Dispatch
+import Synchronization
 import Testing
+
+@testable import Conduit
 
 @Suite(.leakChecked)
 struct AssignTests {
@@ -157,6 +160,61 @@ struct AssignTests {
     #expect(children.dropFirst().first?.value as? ReferenceWritableKeyPath<Model, Int> == \Model.count)
     assign.cancel()
     #expect(Array(assign.customMirror.children).first.flatMap { $0.value as? Model } == nil)
+  }
+
+  /// Assign asks its first subscription for `.unlimited`; it cancels a second one, the first
+  /// one given again, and any after the completion (without a request); cancelling it after the
+  /// completion does not reach the first.
+  /// Evidence (OpenCombine): AssignTests.swift `testSubscription`.
+  @Test func assignCancelsEverySubscriptionButTheFirst() {
+    expectKeepsOnlyTheFirstSubscription(Subscribers.Assign(object: Target(), keyPath: \Target.value))
+  }
+
+  /// Assign writes only while it is subscribed: not a value that comes before its subscription,
+  /// and not one after its completion, even once subscribed again (that subscription is
+  /// cancelled).
+  /// Evidence (OpenCombine): AssignTests.swift `testReceiveValue` (`assign.receive(12)` leaves the value at 0;
+  /// the subscription's history ends `[.requested(.unlimited), .cancelled]`).
+  @Test func assignWritesOnlyWhileSubscribed() {
+    let object = Target()
+    let assign = Subscribers.Assign(object: object, keyPath: \Target.value)
+
+    #expect(assign.receive(12) == .none)
+    #expect(object.value == 0)
+
+    let upstream = HandDrivenPublisher<Int, Never>()
+    upstream.subscribe(assign)
+    let link = upstream.links[0]
+    #expect(link.send(42) == .none)
+    #expect(object.value == 42)
+    link.send(completion: .finished)
+
+    #expect(assign.receive(100) == .none)
+    #expect(object.value == 42)
+
+    upstream.subscribe(assign)
+    let second = upstream.links[1]
+    second.send(1_000_000)
+    #expect(object.value == 42)
+    #expect(link.requests == [.unlimited])
+    #expect(second.requests == [] && second.isCancelled)
+  }
+
+  @Test func assignWritesNothingBeforeItsSubscriptionNorAfterCancel() {
+    final class Model { var value = 0 }
+    let model = Model()
+    let assign = Subscribers.Assign(object: model, keyPath: \Model.value)
+    _ = assign.receive(1)
+    #expect(model.value == 0)
+    let upstream = ManualUpstream<Int, Never>()
+    upstream.subscribe(assign)
+    upstream.send(2)
+    #expect(model.value == 2)
+    assign.cancel()
+    #expect(assign.object == nil)
+    _ = assign.receive(3)
+    #expect(model.value == 2)
+    #expect(upstream.cancelCount == 1)
   }
 }
 

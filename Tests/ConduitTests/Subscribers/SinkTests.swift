@@ -295,18 +295,95 @@ struct SinkTests {
     #expect(sink.customMirror.children.isEmpty)
     #expect(ObjectIdentifier(sink.customMirror.subjectType) == ObjectIdentifier(Subscribers.Sink<Int, Never>.self))
   }
-}
 
-private struct Oops: Error, Equatable {}
+  /// A sink asks its first subscription for `.unlimited`; a second, and the first one given
+  /// again, are cancelled; after the completion a new subscription is cancelled without a
+  /// request, and cancelling the sink no longer reaches the first.
+  /// Evidence (OpenCombine): SinkTests.swift `testSubscription`.
+  @Test func sinkCancelsEverySubscriptionButTheFirst() {
+    expectKeepsOnlyTheFirstSubscription(
+      Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }))
+  }
+
+  /// A sink passes on a value and a completion that come before any subscription; after the
+  /// completion it passes on nothing, and `receive(_:)` answers `.none`.
+  /// Evidence (OpenCombine): SinkTests.swift `testReceiveValueWithoutSubscription` and `testReceiveValue`
+  /// (`sink.receive(12) == .none` and the value reaches the closure).
+  @Test func sinkPassesOnWhatComesBeforeASubscription() {
+    var values: [Int] = []
+    var completions: [Subscribers.Completion<ParityFailure>] = []
+    let sink = Subscribers.Sink<Int, ParityFailure>(
+      receiveCompletion: { completions.append($0) }, receiveValue: { values.append($0) })
+
+    #expect(sink.receive(12) == .none)
+    #expect(values == [12])
+    sink.receive(completion: .finished)
+    #expect(sink.receive(13) == .none)
+    sink.receive(completion: .finished)
+    sink.receive(completion: .failure(.oops))
+    sink.cancel()
+    #expect(values == [12])
+    #expect(completions == [.finished])
+  }
+
+  /// A sink that has completed and is subscribed again cancels the new subscription, so it gets
+  /// no more values.
+  /// Evidence (OpenCombine): SinkTests.swift `testReceiveValue` (after the completion, `publisher.subscribe(sink)`
+  /// and `send(1000000)` leave the value at 42).
+  @Test func completedSinkSubscribedAgainGetsNothing() {
+    var values: [Int] = []
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { values.append($0) })
+    let subject = PassthroughSubject<Int, Never>()
+    subject.subscribe(sink)
+    subject.send(42)
+    subject.send(completion: .finished)
+
+    let again = PassthroughSubject<Int, Never>()
+    again.subscribe(sink)
+    again.send(1_000_000)
+    #expect(values == [42])
+    again.send(completion: .finished)
+  }
+
+  /// A completion that reaches the sink from inside its own completion closure is dropped.
+  /// Evidence (OpenCombine): SinkTests.swift `testRecursiveCompletion` (the closure runs once:
+  /// `recursionCounter == 9`).
+  @Test func completionFromInsideTheSinksCompletionIsDropped() {
+    var calls = 0
+    var again: Subscribers.Sink<Int, Never>?
+    let sink = Subscribers.Sink<Int, Never>(
+      receiveCompletion: {
+        calls += 1
+        if calls < 10 { again?.receive(completion: $0) }
+      }, receiveValue: { _ in })
+    again = sink
+    sink.receive(subscription: RecordingSubscription())
+    sink.receive(completion: .finished)
+    #expect(calls == 1)
+    again = nil
+  }
+
+  /// A sink cancelled before it has a subscription keeps its closures.
+  /// Evidence (OpenCombine): SinkTests.swift `testDoesNotReleaseClosuresAfterCancellationNoSubscription`.
+  @Test func sinkCancelledWithoutASubscriptionKeepsItsClosures() {
+    let (sink, capturedIsAlive) = sinkCapturingAnObject()
+    sink.cancel()
+    withExtendedLifetime(sink) { #expect(capturedIsAlive()) }
+  }
+
+  /// Sink and Assign describe themselves as Combine's do.
+  /// Evidence (OpenCombine): SinkTests.swift `testDescription` ("Sink"); AssignTests.swift `testDescription`
+  /// ("Assign TestObject.").
+  @Test func sinkAndAssignDescriptions() {
+    let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+    #expect(sink.description == "Sink")
+    let assign = Subscribers.Assign(object: Target(), keyPath: \Target.value)
+    #expect(assign.description == "Assign Target.")
+  }
+}
 
 /// What a sink's closures received.
 private final class Log<Value, Failure: Error> {
   var values: [Value] = []
   var completions: [Subscribers.Completion<Failure>] = []
-}
-
-/// An object captured by a sink's closures, watched through a weak reference.
-private final class Captured {
-  private(set) var touches = 0
-  func touch() { touches += 1 }
 }

@@ -14,7 +14,7 @@ import Conduit
 /// - `HandDrivenPublisher` hands out a separate locked subscription (`Link`) per subscriber, can
 ///   be driven from several threads, records a cancel only as a flag, and always lets go of its
 ///   subscriber on a cancel.
-/// - `RecordingUpstream` (Contracts/ParityDoubles.swift) records requests and cancels as one
+/// - `RecordingUpstream` (Support/RecordingUpstream.swift) records requests and cancels as one
 ///   ordered list of events, can hold its subscription back or send a second one, and keeps its
 ///   subscriber after a cancel and a completion until the test calls `detach()`.
 ///

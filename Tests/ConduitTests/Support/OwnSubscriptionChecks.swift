@@ -4,7 +4,7 @@ import Testing
 // Checks shared by the suites of the one-to-one operators whose subscriber is also the
 // subscription they hand downstream, as Combine's are (tryMap, tryFilter, removeDuplicates,
 // prefix(while:), output(in:), encode …). Each drives the operator from a `RecordingUpstream`
-// (Contracts/ParityDoubles.swift) into a `RecordingSubscriber`, with the upstream's values of
+// (Support/RecordingUpstream.swift) into a `RecordingSubscriber`, with the upstream's values of
 // type `Input` and its failure `ParityError`, and lets go of both at the end.
 
 /// The subscription the subscriber gets is the operator's own, described and reflected as
@@ -203,9 +203,6 @@ func expectPassThroughSubscriber<Operator: Publisher>(
     named: name, mirrorLabels: labels, mirrorValues: values, input: Int.self, failure: ParityError.self,
     sourceLocation: sourceLocation, makeOperator)
 }
-
-/// An object a test's closure captures, to see when the closure is let go of.
-final class CapturedProbe {}
 
 /// After a cancel, the subscription lets go of the subscriber and of the operator's closures
 /// once upstream (a subject) lets go of the operator, even though the subscriber keeps the

@@ -88,9 +88,3 @@ final class HandDrivenPublisher<Output, Failure: Error>: Publisher, @unchecked S
     link?.send(completion: completion)
   }
 }
-
-/// Carries non-Sendable test state through `Mutex.withLock`.
-struct HandDrivenBox<Value>: @unchecked Sendable {
-  var value: Value
-  init(_ value: Value) { self.value = value }
-}

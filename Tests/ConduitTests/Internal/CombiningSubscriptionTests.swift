@@ -4,11 +4,6 @@ import Testing
 
 @testable import Conduit
 
-/// Tuples are not Equatable: tests compare their descriptions.
-private func described<Value>(_ values: [Value]) -> [String] {
-  values.map { "\($0)" }
-}
-
 /// The machinery `merge`, `zip` and `combineLatest` share, seen through all three.
 @Suite(.leakChecked)
 struct CombiningSubscriptionTests {

@@ -3,62 +3,6 @@ import ConduitTesting
 import Dispatch
 import Testing
 
-/// An upstream driven by hand, for the reducing operators' tests: it hands its subscriber a
-/// subscription that records every request and cancel, and lets the test send values and
-/// completions, including ones a well-behaved publisher would not send (after a cancel, after
-/// a completion, before the subscription), to show that the operator ignores them.
-final class ReducingUpstream<Output, Failure: Error>: Publisher {
-  /// The subscription handed to the subscriber; it only records.
-  final class Recorder: Subscription {
-    private(set) var requests: [Subscribers.Demand] = []
-    private(set) var cancelCount = 0
-
-    func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-    func cancel() { cancelCount += 1 }
-  }
-
-  let recorder = Recorder()
-  private var subscriber: AnySubscriber<Output, Failure>?
-  private let sendsSubscription: Bool
-  /// The operator's subscriber itself, unwrapped, for a test to inspect.
-  private(set) var operatorSubscriber: Any?
-  /// The operator's subscriber, which for most reducing operators is also the subscription they
-  /// hand downstream: a test reaches it through this before upstream's subscription has arrived.
-  var operatorSubscription: (any Subscription)? { operatorSubscriber as? any Subscription }
-
-  /// - Parameter sendsSubscription: whether the subscriber gets its subscription at once; if not,
-  ///   nothing is sent until `sendSubscription(_:)`.
-  init(sendsSubscription: Bool = true) {
-    self.sendsSubscription = sendsSubscription
-  }
-
-  /// The demands the subscriber requested, in order.
-  var requests: [Subscribers.Demand] { recorder.requests }
-  /// How many times the subscriber cancelled.
-  var cancelCount: Int { recorder.cancelCount }
-
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    self.subscriber = AnySubscriber(subscriber)
-    operatorSubscriber = subscriber
-    if sendsSubscription { subscriber.receive(subscription: recorder) }
-  }
-
-  @discardableResult
-  func send(_ value: Output) -> Subscribers.Demand {
-    subscriber?.receive(value) ?? .none
-  }
-
-  func send(completion: Subscribers.Completion<Failure>) {
-    subscriber?.receive(completion: completion)
-  }
-
-  /// Sends a subscription: the recorder unless another is given (a further one is what a
-  /// well-behaved publisher never sends).
-  func sendSubscription(_ subscription: (any Subscription)? = nil) {
-    subscriber?.receive(subscription: subscription ?? recorder)
-  }
-}
-
 /// The error the reducing operators' tests fail with.
 enum ReducingError: Error, Equatable {
   case upstream
@@ -364,7 +308,7 @@ struct ReductionTests {
     let upstream = ReducingUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.count().subscribe(subscriber)
-    let second = ReducingUpstream<Int, Never>.Recorder()
+    let second = SpySubscription()
 
     upstream.sendSubscription(second)
 
@@ -552,6 +496,255 @@ struct ReductionTests {
     holder.subscription?.cancel()
     #expect(cancelledInDeinit)
     holder.subscription = nil
+  }
+
+  /// Every aggregate hands its subscriber a subscription of its own, named after the operator.
+  /// Evidence (OpenCombine): the `…Reflection` tests of ReduceTests.swift ("Reduce", "TryReduce"),
+  /// ComparisonTests.swift ("Comparison", "TryComparison"), ContainsTests.swift ("Contains",
+  /// "ContainsWhere", "TryContainsWhere"), AllSatisfyTests.swift ("AllSatisfy",
+  /// "TryAllSatisfy"), LastTests.swift ("Last", "LastWhere", "TryLastWhere"), FirstTests.swift
+  /// ("First"), CountTests.swift ("Count").
+  @Test func aggregateSubscriptionsAreNamedAsInCombine() {
+    let upstream = PassthroughSubject<Int, Never>()
+    #expect(subscriptionName(upstream.reduce(0, +)) == "Reduce")
+    #expect(subscriptionName(upstream.tryReduce(0, +)) == "TryReduce")
+    #expect(subscriptionName(upstream.max()) == "Comparison")
+    #expect(subscriptionName(upstream.min(by: <)) == "Comparison")
+    #expect(subscriptionName(upstream.tryMax(by: <)) == "TryComparison")
+    #expect(subscriptionName(upstream.tryMin(by: <)) == "TryComparison")
+    #expect(subscriptionName(upstream.contains(1)) == "Contains")
+    #expect(subscriptionName(upstream.contains { $0 > 1 }) == "ContainsWhere")
+    #expect(subscriptionName(upstream.tryContains { $0 > 1 }) == "TryContainsWhere")
+    #expect(subscriptionName(upstream.allSatisfy { $0 > 1 }) == "AllSatisfy")
+    #expect(subscriptionName(upstream.tryAllSatisfy { $0 > 1 }) == "TryAllSatisfy")
+    #expect(subscriptionName(upstream.first()) == "First")
+    #expect(subscriptionName(upstream.last()) == "Last")
+    #expect(subscriptionName(upstream.last { $0 > 1 }) == "LastWhere")
+    #expect(subscriptionName(upstream.tryLast { $0 > 1 }) == "TryLastWhere")
+    #expect(subscriptionName(upstream.count()) == "Count")
+  }
+
+  /// A throwing closure cancels upstream before the failure reaches the subscriber, without
+  /// demand; a later request reaches nobody.
+  /// Evidence (OpenCombine): ReduceTests.swift `testFailureBecauseOfThrow` (in `onFailure` the upstream
+  /// history is already `[.requested(.unlimited), .cancelled]`; nothing changes after
+  /// `request(.max(1))`), used by `testTryReduceFailureBecauseOfThrow`,
+  /// ComparisonTests.swift `testTryComparisonFailureBecauseOfThrow`, ContainsTests.swift
+  /// `testFailureBecauseOfThrow`, LastTests.swift `testTryLastWhereFinishesWhenErrorThrown`.
+  @Test func aThrowCancelsUpstreamBeforeTheFailureArrives() {
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P)
+    where P.Failure == any Error {
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = RecordingSubscriber<P.Output, any Error>(initialDemand: .none)
+      subscriber.onCompletion = { _ in subscriber.note("cancelled: \(upstream.events.contains(.cancelled))") }
+      make(upstream).subscribe(subscriber)
+      for value in 1...5 { #expect(upstream.send(value) == .none) }
+      #expect(subscriber.history == ["subscription(\(name))", "cancelled: true", "failure(thrown)"])
+      subscriber.subscription?.request(.max(1))
+      #expect(subscriber.history == ["subscription(\(name))", "cancelled: true", "failure(thrown)"])
+      #expect(upstream.events == [.requested(.unlimited), .cancelled])
+      upstream.detach()
+    }
+    let throwAtThree: (Int) throws -> Bool = { value in
+      if value == 3 { throw ParityFailure.thrown }
+      return value < 3
+    }
+    check("TryReduce") { $0.tryReduce(1) { total, value in try throwAtThree(value) ? total * value : total } }
+    check("TryComparison") { $0.tryMax { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
+    check("TryComparison") { $0.tryMin { lhs, rhs in try throwAtThree(lhs) && lhs < rhs } }
+    check("TryContainsWhere") { $0.tryContains { try throwAtThree($0) && $0 > 3 } }
+    check("TryAllSatisfy") { $0.tryAllSatisfy { try throwAtThree($0) || true } }
+    check("TryLastWhere") { $0.tryLast { try throwAtThree($0) } }
+  }
+
+  /// An upstream failure goes down at once, without demand and without cancelling upstream;
+  /// whatever upstream sends afterwards is ignored and answered with `.none`.
+  /// Evidence (OpenCombine): ReduceTests.swift `testUpstreamFinishesWithError` (history stays
+  /// `[.requested(.unlimited)]`; a second failure, `send(73) == .none` and `.finished` change
+  /// nothing), used by the `…FinishesWithError` tests of Reduce, Count, Comparison, Contains,
+  /// AllSatisfy and Last.
+  @Test func anUpstreamFailureIsFinalAndCancelsNothing() {
+    func check<P: Publisher>(_ make: (RecordingUpstream<Int, ParityFailure>) -> P) where P.Output: Equatable {
+      let upstream = RecordingUpstream<Int, ParityFailure>()
+      let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(3), demandPerValue: .max(1))
+      make(upstream).subscribe(subscriber)
+      upstream.send(completion: .failure(.oops))
+      upstream.send(completion: .failure(.oops))
+      #expect(upstream.send(73) == .none)
+      upstream.send(completion: .finished)
+      #expect(subscriber.values == [])
+      #expect(subscriber.events.count == 2)
+      #expect(subscriber.violations.isEmpty)
+      #expect(upstream.events == [.requested(.unlimited)])
+      upstream.detach()
+    }
+    check { $0.reduce(1, *) }
+    check { $0.tryReduce(1, *) }
+    check { $0.count() }
+    check { $0.max() }
+    check { $0.tryMin(by: <) }
+    check { $0.contains(0) }
+    check { $0.allSatisfy { $0 > 0 } }
+    check { $0.last() }
+    check { $0.tryLast { $0 > 2 } }
+  }
+
+  /// Once the answer is known, the predicate is not called again, upstream is cancelled, and
+  /// later values are ignored.
+  /// Evidence (OpenCombine): AllSatisfyTests.swift `testContainsElementNotSatisfyingPredicate` (predicate
+  /// called 5 times for -2, 0, 2, 4, 7 and still 5 after 8 and 3; history
+  /// `[.requested(.unlimited), .cancelled]`), used by `testAllSatisfy…`, `testTryAllSatisfy…`
+  /// and ContainsTests.swift `testContainsWhere…`, `testTryContainsWhere…`.
+  @Test func aDecidedAnswerStopsThePredicateAndCancelsUpstream() {
+    func check<P: Publisher>(expected: Bool, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    where P.Output == Bool {
+      let upstream = RecordingUpstream<Int, Never>()
+      let calls = ParityBox(0)
+      let subscriber = TestSubscriber<Bool, P.Failure>(initialDemand: .max(1))
+      make(upstream) { value in
+        calls.value += 1
+        return value.isMultiple(of: 2)
+      }
+      .subscribe(subscriber)
+      for value in [-2, 0, 2, 4] { #expect(upstream.send(value) == .none) }
+      #expect(calls.value == 4)
+      #expect(subscriber.values == [])
+      #expect(upstream.send(7) == .none)
+      #expect(calls.value == 5)
+      #expect(upstream.events == [.requested(.unlimited), .cancelled])
+      #expect(upstream.send(8) == .none)
+      #expect(upstream.send(3) == .none)
+      #expect(calls.value == 5)
+      #expect(subscriber.values == [expected])
+      #expect(subscriber.completion != nil)
+      #expect(subscriber.violations.isEmpty)
+      upstream.detach()
+    }
+    check(expected: false) { upstream, predicate in upstream.allSatisfy(predicate) }
+    check(expected: false) { upstream, predicate in upstream.tryAllSatisfy(predicate) }
+    check(expected: true) { upstream, predicate in upstream.contains { !predicate($0) } }
+    check(expected: true) { upstream, predicate in upstream.tryContains { !predicate($0) } }
+  }
+
+  /// A second subscription is cancelled, while folding and again after the result has gone
+  /// down; the first subscription is left alone.
+  /// Evidence (OpenCombine): ReduceTests.swift `testReceiveSubscriptionTwice` (second subscription
+  /// `[.cancelled]`, then `[.cancelled, .cancelled]` after completion; the first keeps
+  /// `[.requested(.unlimited)]`, plus `.cancelled` for an early answer), used by
+  /// `testContainsReceiveSubscriptionTwice` and the other aggregates.
+  @Test func aSecondSubscriptionIsCancelledBeforeAndAfterTheResult() {
+    let upstream = RecordingUpstream<Int, Never>()
+    let subscriber = TestSubscriber<Bool, Never>(initialDemand: .max(1))
+    upstream.contains(0).subscribe(subscriber)
+    let second = RecordingSubscription()
+    upstream.sendSubscription(second)
+    #expect(second.events == [.cancelled])
+    #expect(upstream.send(0) == .none)
+    upstream.send(completion: .finished)
+    upstream.sendSubscription(second)
+    #expect(second.events == [.cancelled, .cancelled])
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    #expect(subscriber.events == [.subscription, .value(true), .completion(.finished)])
+    upstream.detach()
+
+    let counted = RecordingUpstream<Int, Never>()
+    let countSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    counted.count().subscribe(countSubscriber)
+    let extra = RecordingSubscription()
+    #expect(counted.send(0) == .none)
+    counted.send(completion: .finished)
+    counted.sendSubscription(extra)
+    #expect(extra.events == [.cancelled])
+    #expect(counted.events == [.requested(.unlimited)])
+    #expect(countSubscriber.events == [.subscription, .value(1), .completion(.finished)])
+    counted.detach()
+  }
+
+  /// Cancelling twice, or requesting after a cancel, reaches upstream once, as one cancel.
+  /// Evidence (OpenCombine): ReduceTests.swift `testCancelAlreadyCancelled` (history
+  /// `[.requested(.unlimited), .cancelled]`), used by the `…CancelAlreadyCancelled` tests of
+  /// Comparison, TryComparison, Contains, ContainsWhere, TryContainsWhere, Count and Last.
+  @Test func aSecondCancelAndALateRequestDoNotReachUpstream() {
+    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P) {
+      let upstream = RecordingUpstream<Int, Never>()
+      let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .none)
+      make(upstream).subscribe(subscriber)
+      let subscription = subscriber.subscription
+      subscription?.cancel()
+      subscription?.request(.unlimited)
+      subscription?.cancel()
+      #expect(upstream.events == [.requested(.unlimited), .cancelled])
+      #expect(upstream.send(1) == .none)
+      #expect(subscriber.history == ["subscription(\(name))"])
+      upstream.detach()
+    }
+    check("Comparison") { $0.max() }
+    check("Comparison") { $0.min() }
+    check("TryComparison") { $0.tryMax(by: <) }
+    check("Contains") { $0.contains(0) }
+    check("ContainsWhere") { $0.contains { $0 == 0 } }
+    check("TryContainsWhere") { $0.tryContains { $0 == 0 } }
+    check("Count") { $0.count() }
+    check("Last") { $0.last() }
+    check("LastWhere") { $0.last { $0 > 2 } }
+    check("Reduce") { $0.reduce(0, +) }
+  }
+
+  /// A value or completion that arrives before the upstream's subscription is ignored: the
+  /// subscriber hears nothing and the value is answered with `.none`.
+  /// Evidence (OpenCombine): ReduceTests.swift `testReduceReceiveValueBeforeSubscription`
+  /// (`.history([], demand: .none)`), `testReduceReceiveCompletionBeforeSubscription`
+  /// (`.history([])`), and the same tests for Count, Comparison, Contains, AllSatisfy and Last.
+  @Test func eventsBeforeTheSubscriptionAreIgnored() {
+    func check<P: Publisher>(_ make: (RecordingUpstream<Int, Never>) -> P) {
+      let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+      let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
+      make(upstream).subscribe(subscriber)
+      #expect(upstream.send(0) == .none)
+      upstream.send(completion: .finished)
+      #expect(subscriber.history == [])
+      upstream.detach()
+    }
+    check { $0.reduce(0, +) }
+    check { $0.count() }
+    check { $0.max() }
+    check { $0.contains(0) }
+    check { $0.allSatisfy { $0 > 0 } }
+    check { $0.last() }
+  }
+
+  /// The aggregating operators ask for `.unlimited` at once and hold the result until the
+  /// downstream asks, also when it asks only after upstream finished.
+  /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/CountTests.swift,
+  /// ReduceTests.swift (ReduceProducer).
+  @Test func aggregatesHoldTheResultUntilDemandAfterUpstreamFinished() {
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let counted = TestSubscriber<Int, Never>(initialDemand: .none)
+    upstream.count().subscribe(counted)
+    #expect(upstream.link?.requests == [.unlimited])
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .finished)
+    #expect(counted.events == [.subscription])
+    counted.request(.max(1))
+    #expect(counted.events == [.subscription, .value(2), .completion(.finished)])
+
+    let collecting = HandDrivenPublisher<Int, Never>()
+    let collected = TestSubscriber<[Int], Never>(initialDemand: .none)
+    collecting.collect().subscribe(collected)
+    collecting.send(completion: .finished)
+    #expect(collected.events == [.subscription])
+    collected.request(.max(1))
+    #expect(collected.events == [.subscription, .value([]), .completion(.finished)])
+
+    // An empty result's completion waits for demand too (LastTests.testLastFinishesImmediatelyWithoutDemand).
+    let lastOf = HandDrivenPublisher<Int, Never>()
+    let last = TestSubscriber<Int, Never>(initialDemand: .none)
+    lastOf.last().subscribe(last)
+    lastOf.send(completion: .finished)
+    #expect(last.events == [.subscription])
+    last.request(.max(1))
+    #expect(last.events == [.subscription, .completion(.finished)])
   }
 }
 

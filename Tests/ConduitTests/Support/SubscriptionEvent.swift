@@ -1,0 +1,7 @@
+import Conduit
+
+/// What a subscription was asked to do.
+enum SubscriptionEvent: Equatable {
+  case requested(Subscribers.Demand)
+  case cancelled
+}
