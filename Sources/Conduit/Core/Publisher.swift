@@ -48,6 +48,6 @@ extension Publisher {
   where S.Output == Output, S.Failure == Failure {
     let subscriber = SubjectSubscriber(subject)
     receive(subscriber: subscriber)
-    return AnyCancellable(subscriber)
+    return AnyCancellable(cancelling: subscriber)
   }
 }

@@ -1,6 +1,7 @@
 import Synchronization
 
-/// A completion kept without naming its failure type; see `SubjectSubscription.pendingCompletion`.
+/// A completion kept without naming its failure type, so that a generic class holding one looks
+/// up no metadata for it at teardown (see `SubjectState`).
 @usableFromInline
 enum PendingCompletion {
   case none
@@ -13,6 +14,12 @@ enum PendingCompletion {
     case .finished: self = .finished
     case .failure(let error): self = .failure(error)
     }
+  }
+
+  /// Whether no completion is kept.
+  @inlinable
+  var isNone: Bool {
+    if case .none = self { true } else { false }
   }
 
   /// The completion, with the failure type it was stored with.

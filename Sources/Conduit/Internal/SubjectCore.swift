@@ -26,25 +26,7 @@ import Synchronization
 /// the caller's module; generic code that is not specialized looks up type metadata on every
 /// value.
 @usableFromInline
-final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
-  @usableFromInline
-  struct State {
-    /// The completion, from the moment it was sent (the owner of delivery may not have delivered
-    /// it yet).
-    @usableFromInline
-    var completion: Subscribers.Completion<Failure>?
-    @usableFromInline
-    var upstreams: [any Subscription] = []
-    /// The current value; `nil` for a passthrough subject.
-    @usableFromInline
-    var value: Output?
-
-    @inlinable
-    init(value: Output?) {
-      self.value = value
-    }
-  }
-
+class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   /// What waits in the queue for the owner of delivery.
   @usableFromInline
   enum Event {
@@ -62,7 +44,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
+  let state: Locked<SubjectState>
   // Immutable: the leak check running where the subject was created, if any. A subscriber that
   // joins later from a thread with no check of its own (a Dispatch queue) is attributed to it.
   @usableFromInline
@@ -84,74 +66,90 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   // Written by an owner before it hands over, read by its successor after: the count it owes.
   @usableFromInline
   let handedOverCount = Atomic<Int>(0)
-  // Signalled by an owner when it has handed over to the successor waiting on it.
+  // Signalled by an owner when it has handed over to the successor waiting on it. Made by the
+  // first of the two to need it: most subjects never hand over.
   @usableFromInline
-  let successorWake = DispatchSemaphore(value: 0)
+  let successorWakeStorage = AtomicLazyReference<DispatchSemaphore>()
   // Guards `queue`.
   @usableFromInline
   let queueLock = Locked<Void>(())
   // Guarded by `queueLock`: what was posted while another thread owned delivery.
   @usableFromInline @exclusivity(unchecked)
-  var queue: [Event] = []
+  final var queue: [Event] = []
   // Owned by the thread that owns delivery: the members that have joined, each retained once.
   // A buffer of unmanaged references, so that a delivery neither retains the list nor its
-  // members; only the owner changes it, and never while it is delivering a value.
+  // members; only the owner changes it, and never while it is delivering a value. `nil` until a
+  // second member joins: the first is `soleMember`.
   @usableFromInline @exclusivity(unchecked)
-  var members: UnsafeMutablePointer<Member>?
+  final var members: UnsafeMutablePointer<Member>?
+  // Owned by the thread that owns delivery: the one member, retained once, while no buffer has
+  // been needed, so that a subject that never has two subscribers at once allocates no list.
+  @usableFromInline @exclusivity(unchecked)
+  final var soleMember: Member?
   // Owned by the thread that owns delivery.
   @usableFromInline @exclusivity(unchecked)
-  var memberCount = 0
+  final var memberCount = 0
   // Owned by the thread that owns delivery.
   @usableFromInline @exclusivity(unchecked)
-  var memberCapacity = 0
+  final var memberCapacity = 0
   // Owned by the thread that owns delivery: the completion once it has been delivered.
   @usableFromInline @exclusivity(unchecked)
-  var delivered: Subscribers.Completion<Failure>?
-  // Owned by the thread that owns delivery: for a current-value subject, the value it broadcast
-  // last, which is the current value in delivery order (values are claimed for delivery in the
-  // order they are set, so once the queue is delivered it is `value`; `nil` after completion).
-  // A subscriber owed the current value gets this one, read when its turn comes, so it can
-  // neither get a value it is about to get from a broadcast already queued nor an older value
-  // after a newer one.
-  @usableFromInline @exclusivity(unchecked)
-  var lastBroadcast: Output?
-  // Set by the subject's initializer, before the core is shared: the subject's type, which the
-  // mirrors of its subscriptions show. Not a weak reference to the subject: that would give the
-  // subject a side table, and every retain and release of it would take the runtime's slow path.
+  final var delivered = PendingCompletion.none
+  // Immutable: the subject's type, which the mirrors of its subscriptions show. Not a weak
+  // reference to the subject: that would give the subject a side table, and every retain and
+  // release of it would take the runtime's slow path.
   @usableFromInline
-  var subjectType: Any.Type?
+  let subjectType: Any.Type
   // For a current-value subject: the thread that owns delivery while it is inside a subscriber's
   // `receive(subscription:)`, or 0. Set and cleared only by that thread, around the call.
   @usableFromInline
   let subscribingOwner = Atomic<UInt>(0)
 
   @inlinable
-  init(value: Output?) {
-    state = Locked(State(value: value))
-    lastBroadcast = value
+  init(tracksCurrentValue: Bool, subjectType: Any.Type) {
+    state = Locked(SubjectState())
+    self.subjectType = subjectType
     censusScope = CensusScope.currentIfActive
-    tracksCurrentValue = value != nil
+    self.tracksCurrentValue = tracksCurrentValue
   }
 
   deinit {
-    // Members hold the core, so none is left by now; the buffer may be.
-    members?.deallocate()
+    // Members hold the core, so none is left by now; the buffer may be. Freed as raw memory, so
+    // that the teardown needs no metadata for the element type.
+    if let members { UnsafeMutableRawPointer(members).deallocate() }
   }
+
+  /// The semaphore a successor waits on and its owner signals.
+  @inlinable
+  final var successorWake: DispatchSemaphore {
+    successorWakeStorage.load() ?? successorWakeStorage.storeIfNil(DispatchSemaphore(value: 0))
+  }
+
+  /// This core as the current-value subject's core it is; only when `tracksCurrentValue`.
+  @inlinable @inline(__always)
+  final var currentValueCore: CurrentValueSubjectCore<Output, Failure> {
+    unsafeDowncast(self, to: CurrentValueSubjectCore<Output, Failure>.self)
+  }
+
+  /// Whether the completion has been delivered; read by the owner of delivery.
+  @inlinable
+  final var hasDelivered: Bool { !delivered.isNone }
 
   // MARK: Sending
 
   // Always inlined, so that a relay into a subject (`subscribe(subject)`, `share()`) sends
   // without a call of its own.
   @inlinable @inline(__always)
-  func send(_ value: Output) {
+  final func send(_ value: Output) {
     if tracksCurrentValue {
       // The value is set and its delivery claimed or queued under one lock: values are then
       // delivered in the order they were set, and the value delivered last is `value`.
       // The value replaced leaves after the lock: its deinit may read or set this subject.
-      var replaced: Output? = value
+      let core = currentValueCore
+      var replaced = value
       let claimed = state.withLock { state -> Claim in
-        guard state.completion == nil else { return .nothing }
-        swap(&state.value, &replaced)
+        guard state.completion.isNone else { return .nothing }
+        swap(&core.value, &replaced)
         return claim(.value(value))
       }
       settle(claimed, .value(value))
@@ -166,24 +164,29 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   }
 
   /// Sets the current value even after completion; sends it only while active.
+  ///
+  /// After the completion the value is still broadcast, to nobody: it is claimed after the
+  /// completion, so its broadcast follows the one that ended every subscription, and it replaces
+  /// `lastBroadcast`, so that the subject keeps no value but `value` alive.
   @inlinable
-  func setValue(_ value: Output) {
+  final func setValue(_ value: Output) {
     // The value replaced leaves after the lock: its deinit may read or set this subject.
-    var replaced: Output? = value
+    let core = currentValueCore
+    var replaced = value
     let claimed = state.withLock { state -> Claim in
-      swap(&state.value, &replaced)
-      return state.completion == nil ? claim(.value(value)) : .nothing
+      swap(&core.value, &replaced)
+      return claim(.value(value))
     }
     settle(claimed, .value(value))
   }
 
   @inlinable
-  func send(completion: Subscribers.Completion<Failure>) {
+  final func send(completion: Subscribers.Completion<Failure>) {
     // The upstream subscriptions leave after the lock: their deinits may use this subject.
     var upstreams: [any Subscription] = []
     let claimed = state.withLock { state -> Claim in
-      guard state.completion == nil else { return .nothing }
-      state.completion = completion
+      guard state.completion.isNone else { return .nothing }
+      state.completion = PendingCompletion(completion)
       swap(&state.upstreams, &upstreams)
       return claim(.completion(completion))
     }
@@ -196,7 +199,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// upstream connected before anyone listens (`makeConnectable()` and `connect()`, say) does not
   /// send into the void.
   @usableFromInline
-  func send(subscription: any Subscription) {
+  final func send(subscription: any Subscription) {
     let ask = state.withLock { state -> Bool in
       state.upstreams.append(subscription)
       return tracksCurrentValue || downstreamDemanded.load(ordering: .relaxed)
@@ -207,7 +210,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// Called with every request a passthrough subject's subscriber makes, after its demand is
   /// counted: the first asks every upstream for `.unlimited`.
   @inlinable
-  func acknowledgeDownstreamDemand() {
+  final func acknowledgeDownstreamDemand() {
     guard !downstreamDemanded.load(ordering: .relaxed) else { return }
     let upstreams = state.withLock { state -> [any Subscription] in
       guard !downstreamDemanded.load(ordering: .relaxed) else { return [] }
@@ -218,8 +221,8 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   }
 
   @inlinable
-  func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    if let completion = state.withLock({ $0.completion }) {
+  final func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    if let completion = state.withLock({ $0.completion }).completion(failing: Failure.self) {
       subscriber.receive(subscription: Subscriptions.empty)
       subscriber.receive(completion: completion)
       return
@@ -263,7 +266,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// is inside `receive(subscription:)`, and nothing waits in the queue: the current value it
   /// would offer is then the subject's value, and it may call any subscriber at once.
   @usableFromInline
-  func ownsDeliveryWhileSubscribing() -> Bool {
+  final func ownsDeliveryWhileSubscribing() -> Bool {
     subscribingOwner.load(ordering: .relaxed) == currentThreadIdentity()
       && ownership.load(ordering: .acquiring) == 1
   }
@@ -272,13 +275,13 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Handles `event` now if no other thread owns delivery, or else leaves it to the owner.
   @inlinable
-  func perform(_ event: Event) {
+  final func perform(_ event: Event) {
     settle(claim(event), event)
   }
 
   /// Queues `event` for the owner of delivery; the thread that finds nobody owning it delivers.
   @inlinable
-  func post(_ event: Event) {
+  final func post(_ event: Event) {
     settle(enqueue(event), event)
   }
 
@@ -286,21 +289,21 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// out, so it may run under `state`'s lock: events claimed under that lock are delivered in the
   /// order they changed the state. `settle` then does the rest, outside the lock.
   @inlinable @inline(__always)
-  func claim(_ event: Event) -> Claim {
+  final func claim(_ event: Event) -> Claim {
     if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return .deliver }
     return enqueue(event)
   }
 
   /// Queues `event` for the owner of delivery.
   @inlinable
-  func enqueue(_ event: Event) -> Claim {
+  final func enqueue(_ event: Event) -> Claim {
     queueLock.withLock { _ in queue.append(event) }
     return ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 ? .drain : .queued
   }
 
   /// What `claim` left to do with `event`.
   @inlinable @inline(__always)
-  func settle(_ claimed: Claim, _ event: Event) {
+  final func settle(_ claimed: Claim, _ event: Event) {
     switch claimed {
     case .deliver:
       process(event)
@@ -316,7 +319,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Takes an owner's offer to hand delivery over, if this thread may: see the type's comment.
   @inlinable
-  func succeed() {
+  final func succeed() {
     // A thread that is delivering for a subject never waits for another: two owners waiting for
     // each other's subjects would otherwise wait out their patience on every value.
     guard !SubjectDelivery.isDelivering,
@@ -340,7 +343,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
   /// the batch in hand goes back to the front of the queue, and the successor takes over the
   /// count this owner owes. Returns whether it handed over.
   @inlinable
-  func handOver(_ rest: ArraySlice<Event>, owed: Int) -> Bool {
+  final func handOver(_ rest: ArraySlice<Event>, owed: Int) -> Bool {
     guard
       succession.compareExchange(
         expected: Succession.claimed, desired: Succession.handedOver, ordering: .acquiringAndReleasing
@@ -357,19 +360,19 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Releases the ownership of delivery the caller holds; delivers whatever was posted meanwhile.
   @inlinable
-  func endDelivery() {
+  final func endDelivery() {
     if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
       drain(missed: 1)
     }
   }
 
   @inlinable
-  func drain(missed: Int) {
+  final func drain(missed: Int) {
     SubjectDelivery.whileDelivering { drainQueue(owed: missed) }
   }
 
   @inlinable
-  func drainQueue(owed: Int) {
+  final func drainQueue(owed: Int) {
     var owed = owed
     // Events handled in this drain, counted towards offering to hand over.
     var handled = 0
@@ -407,7 +410,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Called by the owner of delivery.
   @inlinable
-  func process(_ event: Event) {
+  final func process(_ event: Event) {
     switch event {
     case .value(let value): broadcast(value)
     case .completion(let completion): finishAll(completion)
@@ -420,28 +423,33 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Called by the owner of delivery.
   @inlinable
-  func broadcast(_ value: Output) {
-    if tracksCurrentValue { lastBroadcast = value }
-    guard let members else { return }
+  final func broadcast(_ value: Output) {
+    if tracksCurrentValue { currentValueCore.lastBroadcast = value }
     withUnsafePointer(to: value) { value in
-      for index in 0..<memberCount {
-        members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+      if let members {
+        for index in 0..<memberCount {
+          members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+        }
+      } else if let soleMember {
+        soleMember._withUnsafeGuaranteedRef { $0.offer($0, value) }
       }
     }
   }
 
   /// Called by the owner of delivery.
   @inlinable
-  func finishAll(_ completion: Subscribers.Completion<Failure>) {
-    guard delivered == nil else { return }
-    delivered = completion
-    // Nothing is offered after the completion; `value` alone keeps the current value.
-    lastBroadcast = nil
+  final func finishAll(_ completion: Subscribers.Completion<Failure>) {
+    guard delivered.isNone else { return }
+    // Nothing is offered after the completion.
+    delivered = PendingCompletion(completion)
     let finishing = members
     let count = memberCount
+    let sole = soleMember
     members = nil
+    soleMember = nil
     memberCount = 0
     memberCapacity = 0
+    if let sole { sole.takeRetainedValue().finish(completion) }
     guard let finishing else { return }
     for index in 0..<count {
       let conduit = finishing[index].takeRetainedValue()
@@ -452,22 +460,31 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Called by the owner of delivery.
   @inlinable
-  func join(_ conduit: SubjectConduit<Output, Failure>) {
+  final func join(_ conduit: SubjectConduit<Output, Failure>) {
     // Cancelled from inside `receive(subscription:)` before this was handled: the leave that
     // follows ends it.
     guard !conduit.terminated.load(ordering: .acquiring) else { return }
-    if let delivered {
+    if let delivered = delivered.completion(failing: Failure.self) {
       // The completion was sent after `receive(subscriber:)` looked; it waits for the subscriber
       // to be ready.
       conduit.finish(delivered)
       return
     }
-    if memberCount == memberCapacity {
+    if members == nil && soleMember == nil {
+      soleMember = .passRetained(conduit)
+      memberCount = 1
+      return
+    }
+    // The second member joins, or the buffer is full.
+    if members == nil || memberCount == memberCapacity {
       let capacity = max(4, memberCapacity * 2)
       let grown = UnsafeMutablePointer<Member>.allocate(capacity: capacity)
       if let members {
         grown.moveInitialize(from: members, count: memberCount)
         members.deallocate()
+      } else if let soleMember {
+        grown.initialize(to: soleMember)
+        self.soleMember = nil
       }
       members = grown
       memberCapacity = capacity
@@ -478,10 +495,18 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Called by the owner of delivery.
   @inlinable
-  func leave(_ conduit: SubjectConduit<Output, Failure>) {
+  final func leave(_ conduit: SubjectConduit<Output, Failure>) {
     conduit.unlink()
-    guard let members else { return }
     let identity = Unmanaged.passUnretained(conduit).toOpaque()
+    if let soleMember {
+      if soleMember.toOpaque() == identity {
+        self.soleMember = nil
+        memberCount = 0
+        soleMember.release()
+      }
+      return
+    }
+    guard let members else { return }
     for index in 0..<memberCount where members[index].toOpaque() == identity {
       let member = members[index]
       (members + index).moveInitialize(from: members + index + 1, count: memberCount - index - 1)
@@ -493,7 +518,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Forgets an upstream subscription that was cancelled.
   @usableFromInline
-  func forgetUpstream(_ identifier: CombineIdentifier) {
+  final func forgetUpstream(_ identifier: CombineIdentifier) {
     // The subscription leaves after the lock: its deinit may use this subject.
     let forgotten = state.withLock { state -> [any Subscription] in
       let forgotten = state.upstreams.filter { $0.combineIdentifier == identifier }
@@ -505,7 +530,7 @@ final class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendab
 
   /// Subjects cancel their upstream subscriptions when they go away, as in Combine.
   @usableFromInline
-  func cancelUpstreams() {
+  final func cancelUpstreams() {
     let upstreams = state.withLock { state in
       defer { state.upstreams = [] }
       return state.upstreams

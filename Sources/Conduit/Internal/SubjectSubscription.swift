@@ -81,8 +81,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   override func offerCurrentValue() {
     // After the completion has gone out, nothing more does, even to a subscriber still waiting
     // to be ready.
-    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast else { return }
-    offerValue(value)
+    guard owedCurrentValue, !core.hasDelivered else { return }
+    offerValue(core.currentValueCore.lastBroadcast)
   }
 
   @usableFromInline
@@ -104,9 +104,8 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   /// the subject's and nothing else is on its way to the subscriber.
   @usableFromInline
   func deliverCurrentValueNow() {
-    guard owedCurrentValue, core.delivered == nil, let value = core.lastBroadcast,
-      !terminated.load(ordering: .relaxed)
-    else { return }
+    guard owedCurrentValue, !core.hasDelivered, !terminated.load(ordering: .relaxed) else { return }
+    let value = core.currentValueCore.lastBroadcast
     guard takeDemand() else {
       missedCurrentValue()
       return

@@ -13,13 +13,12 @@
 public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // Thread-safe by itself.
   @usableFromInline
-  let core: SubjectCore<Output, Failure>
+  let core: CurrentValueSubjectCore<Output, Failure>
 
   /// The value wrapped by this subject, published as a new element whenever it changes.
   public var value: Output {
     get {
-      // The core of a current-value subject always holds a value.
-      core.state.withLock { $0.value! }
+      core.state.withLock { _ in core.value }
     }
     @inlinable
     set {
@@ -29,8 +28,7 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchec
 
   /// Creates a current value subject with the given initial value.
   public init(_ value: Output) {
-    core = SubjectCore(value: value)
-    core.subjectType = CurrentValueSubject.self
+    core = CurrentValueSubjectCore(value: value)
   }
 
   deinit {

@@ -14,12 +14,11 @@
 public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
   // Thread-safe by itself.
   @usableFromInline
-  let core = SubjectCore<Output, Failure>(value: nil)
+  let core = SubjectCore<Output, Failure>(
+    tracksCurrentValue: false, subjectType: PassthroughSubject<Output, Failure>.self)
 
   /// Creates a subject with no subscribers.
-  public init() {
-    core.subjectType = PassthroughSubject.self
-  }
+  public init() {}
 
   deinit {
     core.cancelUpstreams()

@@ -119,6 +119,6 @@ extension Publisher where Failure == Never {
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
     let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
     subscribe(subscriber)
-    return AnyCancellable(subscriber)
+    return AnyCancellable(cancelling: subscriber)
   }
 }

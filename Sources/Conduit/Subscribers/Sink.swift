@@ -177,7 +177,7 @@ extension Publisher {
   ) -> AnyCancellable {
     let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
     subscribe(sink)
-    return AnyCancellable(sink)
+    return AnyCancellable(cancelling: sink)
   }
 }
 

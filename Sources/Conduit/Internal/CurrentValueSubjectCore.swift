@@ -1,0 +1,25 @@
+/// The engine of a `CurrentValueSubject`: a `SubjectCore` that also holds the current value.
+///
+/// A subclass, so that a passthrough subject carries no value, and the value is stored as
+/// `Output` itself rather than in a type built from it (see `SubjectState`).
+@usableFromInline
+final class CurrentValueSubjectCore<Output, Failure: Error>: SubjectCore<Output, Failure>, @unchecked Sendable {
+  // Guarded by `state`'s lock: the subject's value, which it keeps after completion.
+  @usableFromInline @exclusivity(unchecked)
+  var value: Output
+  // Owned by the thread that owns delivery: the value broadcast last, which is the current value
+  // in delivery order (values are claimed for delivery in the order they are set, so once the
+  // queue is delivered it is `value`). A subscriber owed the current value gets this one, read
+  // when its turn comes, so it can neither get a value it is about to get from a broadcast already
+  // queued nor an older value after a newer one. Nothing is offered once the completion has been
+  // delivered.
+  @usableFromInline @exclusivity(unchecked)
+  var lastBroadcast: Output
+
+  @inlinable
+  init(value: Output) {
+    self.value = value
+    lastBroadcast = value
+    super.init(tracksCurrentValue: true, subjectType: CurrentValueSubject<Output, Failure>.self)
+  }
+}
