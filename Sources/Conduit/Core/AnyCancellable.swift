@@ -10,9 +10,13 @@ import Synchronization
 /// subject.sink { print($0) }.store(in: &tokens)
 /// ```
 public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
-  // Guarded by its own lock; taken out (set to `.none`) on the first cancel so it runs once.
+  // Guards `action`.
   @usableFromInline
-  let action: Locked<CancelAction>
+  let lock = Locked<Void>(())
+  // Guarded by `lock`, except in `deinit`, when nothing else can reach the object; taken out
+  // (set to `.none`) on the first cancel so it runs once.
+  @usableFromInline @exclusivity(unchecked)
+  var action: CancelAction
 
   /// Initializes the cancellable object with the given cancel-time closure.
   ///
@@ -20,7 +24,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// let token = AnyCancellable { print("cancelled") }
   /// ```
   public init(_ cancel: @escaping () -> Void) {
-    action = Locked(.closure(cancel))
+    action = .closure(cancel)
   }
 
   /// Constructs a type-erasing cancellable from another cancellable.
@@ -30,7 +34,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// ```
   @inlinable
   public init<C: Cancellable>(_ canceller: C) {
-    action = Locked(.closure(canceller.cancel))
+    action = .closure(canceller.cancel)
   }
 
   /// Cancels `object` when cancelled: what `sink` and `assign` return. It keeps the object as a
@@ -38,16 +42,23 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   /// method, costs no allocation, and copying it out of the lock is a retain.
   @inlinable
   init<C: Cancellable & AnyObject>(cancelling object: C) {
-    action = Locked(.object(object) { unsafeDowncast($0, to: C.self).cancel() })
+    action = .object(object) { unsafeDowncast($0, to: C.self).cancel() }
   }
 
   deinit {
-    cancel()
+    // No lock: a cancellable being freed is out of every other thread's reach.
+    Self.perform(action)
   }
 
   /// Cancels the activity. Calling it again does nothing.
   public func cancel() {
-    switch action.exchange(.none) {
+    var taken = CancelAction.none
+    lock.withLock { _ in swap(&taken, &action) }
+    Self.perform(taken)
+  }
+
+  private static func perform(_ action: CancelAction) {
+    switch action {
     case .none: break
     case .closure(let cancel): cancel()
     case .object(let canceller, let cancel): cancel(canceller)

@@ -41,4 +41,8 @@ class SubjectConduit<Output, Failure: Error>: SubjectMember, @unchecked Sendable
   /// Breaks the link with the handle once the subscription has ended.
   @usableFromInline
   func unlink() {}
+
+  /// Lets go of the handle, which cancelled and has already forgotten this member.
+  @usableFromInline
+  func dropHandle() {}
 }

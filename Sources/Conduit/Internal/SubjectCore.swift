@@ -496,7 +496,8 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   /// Called by the owner of delivery.
   @inlinable
   final func leave(_ conduit: SubjectConduit<Output, Failure>) {
-    conduit.unlink()
+    // Only the handle's cancel posts a leave, and the handle forgot the member first.
+    conduit.dropHandle()
     let identity = Unmanaged.passUnretained(conduit).toOpaque()
     if let soleMember {
       if soleMember.toOpaque() == identity {

@@ -97,6 +97,11 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   }
 
   @usableFromInline
+  override func dropHandle() {
+    handle = nil
+  }
+
+  @usableFromInline
   override func reflected() -> (downstream: Any?, subject: Any.Type?) { (downstream, core.subjectType) }
 
   /// Delivers the current value at once, even before `receive(subscription:)` has returned.
