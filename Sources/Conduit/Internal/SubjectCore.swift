@@ -4,6 +4,24 @@ import Synchronization
 /// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
 /// the completion, the upstream subscriptions, and (for a current-value subject) the value.
 ///
+/// **The subject engine, type by type.**
+/// - `SubjectCore` (this class) owns everything shared: `SubjectState` under its lock (the
+///   completion and the upstream subscriptions), the delivery queue, and the members.
+///   `CurrentValueSubjectCore`, its subclass, adds the current value.
+/// - `SubjectMember` is one subscriber as the core sees it: its demand, whether it ended, and the
+///   calls delivery makes into it. Its one subclass, `SubjectSubscription<Downstream>`, holds the
+///   subscriber and delivers to it, specialized for its type.
+/// - `SubjectHandle` is the `Subscription` the subscriber receives. It forwards `request` and
+///   `cancel` to the member and forgets it once the subscription ends, so that a subscriber that
+///   keeps its subscription does not keep itself alive through the member.
+/// - `SubjectDelivery` is the vocabulary of delivery below (claims, handing over, the current
+///   thread's flag).
+///
+/// A `cancel()` goes: handle (forgets the member) → core (a `leave` event, performed at once or
+/// queued for the owner of delivery) → member (taken off the list, drops the handle, released).
+/// A value goes: core (claims delivery) → each member's `offer` → subscriber. `SubjectSubscriber`,
+/// which subscribes a subject to a publisher, is the other direction and not part of the engine.
+///
 /// Delivery is owned by one thread at a time, for all of the subject's subscribers at once.
 /// Whichever thread takes `ownership` from 0 to 1 delivers; a thread that finds it taken
 /// (another sender, or a `send`, `subscribe` or `cancel` made from inside `receive`) queues what
@@ -32,15 +50,19 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   enum Event {
     case value(Output)
     case completion(Subscribers.Completion<Failure>)
-    case join(SubjectConduit<Output, Failure>)
-    case ready(SubjectConduit<Output, Failure>)
-    case leave(SubjectConduit<Output, Failure>)
+    case join(SubjectMember)
+    case ready(SubjectMember)
+    case leave(SubjectMember)
     /// A subscriber that was owed the current value has demand now.
-    case offer(SubjectConduit<Output, Failure>)
+    case offer(SubjectMember)
   }
 
   @usableFromInline
-  typealias Member = Unmanaged<SubjectConduit<Output, Failure>>
+  typealias Member = Unmanaged<SubjectMember>
+  @usableFromInline
+  typealias Claim = SubjectDelivery.Claim
+  @usableFromInline
+  typealias Succession = SubjectDelivery.Succession
 
   // Guarded by its own lock.
   @usableFromInline
@@ -227,17 +249,17 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
       subscriber.receive(completion: completion)
       return
     }
-    let conduit = SubjectSubscription(core: self, downstream: subscriber)
+    let member = SubjectSubscription(core: self, downstream: subscriber)
     let handle = SubjectHandle(
-      member: conduit, censusScope: conduit.censusScope, notify: { SubjectSubscription<S>.notify($0, $1) })
-    conduit.handle = handle
+      member: member, censusScope: member.censusScope, notify: { SubjectSubscription<S>.notify($0, $1) })
+    member.handle = handle
     // The subscriber joins first, so that it gets whatever is sent from inside
     // `receive(subscription:)`, but it is not called until that has returned: what comes
     // meanwhile waits for it, in order.
     if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
       // As the owner of delivery, this thread is the only one that could call the subscriber,
       // and it will not before it lets go.
-      join(conduit)
+      join(member)
       if tracksCurrentValue {
         subscribingOwner.store(currentThreadIdentity(), ordering: .relaxed)
         subscriber.receive(subscription: handle)
@@ -245,20 +267,20 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
       } else {
         subscriber.receive(subscription: handle)
       }
-      conduit.deliverPending()
+      member.deliverPending()
       endDelivery()
     } else if tracksCurrentValue && ownsDeliveryWhileSubscribing() {
       // Subscribed from inside another subscriber's `receive(subscription:)` with nothing
       // queued: this thread owns delivery and is not delivering, so it adds the subscriber at
       // once, as the thread that subscribed first did, and the subscriber's first request gets
       // the current value inside `request`, as in Combine.
-      join(conduit)
+      join(member)
       subscriber.receive(subscription: handle)
-      conduit.deliverPending()
+      member.deliverPending()
     } else {
-      post(.join(conduit))
+      post(.join(member))
       subscriber.receive(subscription: handle)
-      perform(.ready(conduit))
+      perform(.ready(member))
     }
   }
 
@@ -414,10 +436,10 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     switch event {
     case .value(let value): broadcast(value)
     case .completion(let completion): finishAll(completion)
-    case .join(let conduit): join(conduit)
-    case .ready(let conduit): conduit.becomeReady()
-    case .leave(let conduit): leave(conduit)
-    case .offer(let conduit): conduit.offerCurrentValue()
+    case .join(let member): join(member)
+    case .ready(let member): member.becomeReady()
+    case .leave(let member): leave(member)
+    case .offer(let member): member.offerCurrentValue()
     }
   }
 
@@ -428,10 +450,10 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     withUnsafePointer(to: value) { value in
       if let members {
         for index in 0..<memberCount {
-          members[index]._withUnsafeGuaranteedRef { $0.offer($0, value) }
+          members[index]._withUnsafeGuaranteedRef { $0.offer($0, UnsafeRawPointer(value)) }
         }
       } else if let soleMember {
-        soleMember._withUnsafeGuaranteedRef { $0.offer($0, value) }
+        soleMember._withUnsafeGuaranteedRef { $0.offer($0, UnsafeRawPointer(value)) }
       }
     }
   }
@@ -449,29 +471,28 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     soleMember = nil
     memberCount = 0
     memberCapacity = 0
-    if let sole { sole.takeRetainedValue().finish(completion) }
+    if let sole { sole.takeRetainedValue().finish(delivered) }
     guard let finishing else { return }
     for index in 0..<count {
-      let conduit = finishing[index].takeRetainedValue()
-      conduit.finish(completion)
+      finishing[index].takeRetainedValue().finish(delivered)
     }
     finishing.deallocate()
   }
 
   /// Called by the owner of delivery.
   @inlinable
-  final func join(_ conduit: SubjectConduit<Output, Failure>) {
+  final func join(_ member: SubjectMember) {
     // Cancelled from inside `receive(subscription:)` before this was handled: the leave that
     // follows ends it.
-    guard !conduit.terminated.load(ordering: .acquiring) else { return }
-    if let delivered = delivered.completion(failing: Failure.self) {
+    guard !member.terminated.load(ordering: .acquiring) else { return }
+    if !delivered.isNone {
       // The completion was sent after `receive(subscriber:)` looked; it waits for the subscriber
       // to be ready.
-      conduit.finish(delivered)
+      member.finish(delivered)
       return
     }
     if members == nil && soleMember == nil {
-      soleMember = .passRetained(conduit)
+      soleMember = .passRetained(member)
       memberCount = 1
       return
     }
@@ -489,16 +510,16 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
       members = grown
       memberCapacity = capacity
     }
-    members![memberCount] = .passRetained(conduit)
+    members![memberCount] = .passRetained(member)
     memberCount += 1
   }
 
   /// Called by the owner of delivery.
   @inlinable
-  final func leave(_ conduit: SubjectConduit<Output, Failure>) {
+  final func leave(_ member: SubjectMember) {
     // Only the handle's cancel posts a leave, and the handle forgot the member first.
-    conduit.dropHandle()
-    let identity = Unmanaged.passUnretained(conduit).toOpaque()
+    member.dropHandle()
+    let identity = Unmanaged.passUnretained(member).toOpaque()
     if let soleMember {
       if soleMember.toOpaque() == identity {
         self.soleMember = nil

@@ -1,14 +1,23 @@
 import Synchronization
 
-/// What a subject's subscription handle needs of one subscriber: its demand and whether it has
-/// ended.
+/// One subscriber of a subject, as the subject's delivery and the subscriber's handle see it:
+/// its demand, whether it has ended, and the calls the delivery makes into it.
 ///
-/// It is not generic, so that `SubjectHandle` is not either: a subscriber calls `request` and
-/// `cancel` through `any Subscription`, and the witnesses of a generic class run unspecialized.
+/// It names neither the element type nor the subscriber's, so that `SubjectHandle` is not
+/// generic (a subscriber calls `request` and `cancel` through `any Subscription`, and the
+/// witnesses of a generic class run unspecialized), and `SubjectSubscription`, the one subclass,
+/// is made where the subscriber's type is known.
 ///
-/// A delivery reads these fields, the conduit's `offer` and the subscriber, and they all sit in
-/// the first 64 bytes of the object: with many subscribers, each cache line more is a miss more
-/// per value. Everything else the class hierarchy holds comes after them.
+/// Everything here except the atomics is touched only by the thread that owns the subject's
+/// delivery (see `SubjectCore`), so calls into the subscriber never overlap. `offer` is a
+/// function stored at subscription time rather than a method: it is created where the
+/// subscriber's type is known, so the delivery of a value is specialized for it (a class method
+/// of a generic class always runs unspecialized). The rarer events, which would push the
+/// subscriber out of the object's first cache line if they were stored functions too, are
+/// methods.
+///
+/// A delivery reads these fields, `offer` and the subscriber, and they all sit in the first 64
+/// bytes of the object: with many subscribers, each cache line more is a miss more per value.
 @usableFromInline
 class SubjectMember: @unchecked Sendable {
   /// What a handle asks the subject to do for a member.
@@ -47,12 +56,41 @@ class SubjectMember: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked)
   var owedCurrentValue: Bool
 
+  // Hands the subscriber a value, which comes by pointer, as the subject's `Output`: a function
+  // type that named `Output` would make this class generic, and would be called through a
+  // reabstraction thunk (the stored function takes its argument indirectly, the specialized
+  // closure directly), a second call per subscriber per value.
+  @usableFromInline
+  let offer: (SubjectMember, UnsafeRawPointer) -> Void
+
   @inlinable
-  init(tracksCurrentValue: Bool) {
+  init(tracksCurrentValue: Bool, offer: @escaping (SubjectMember, UnsafeRawPointer) -> Void) {
     self.tracksCurrentValue = tracksCurrentValue
     awaitingCurrentValue = Atomic(tracksCurrentValue)
     owedCurrentValue = tracksCurrentValue
+    self.offer = offer
   }
+
+  /// `receive(subscription:)` has returned: delivers what waited for it.
+  @usableFromInline
+  func becomeReady() {}
+
+  /// Demand came while the subscriber was owed the current value: delivers the value the subject
+  /// broadcast last, unless the subscriber has had a value since.
+  @usableFromInline
+  func offerCurrentValue() {}
+
+  /// Delivers the completion (once ready) and ends the subscription.
+  @usableFromInline
+  func finish(_ completion: PendingCompletion) {}
+
+  /// Breaks the link with the handle once the subscription has ended.
+  @usableFromInline
+  func unlink() {}
+
+  /// Lets go of the handle, which cancelled and has already forgotten this member.
+  @usableFromInline
+  func dropHandle() {}
 
   /// The subscriber and the subject's type, for the handle's mirror; the subject's delivery may be
   /// using them meanwhile, which reading them does not disturb.

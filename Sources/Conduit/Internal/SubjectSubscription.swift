@@ -6,7 +6,7 @@ import Synchronization
 /// It goes away when the subscription ends (the subject lets it go and the handle forgets it),
 /// and the subscriber with it, even if the subscriber keeps its handle.
 @usableFromInline
-final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstream.Input, Downstream.Failure>,
+final class SubjectSubscription<Downstream: Subscriber>: SubjectMember,
   CensusScoped, @unchecked Sendable
 {
   @usableFromInline
@@ -44,8 +44,9 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
     self.downstream = downstream
     self.core = core
-    super.init(tracksCurrentValue: core.tracksCurrentValue) { conduit, value in
-      unsafeDowncast(conduit, to: SubjectSubscription.self).offerValue(value.pointee)
+    super.init(tracksCurrentValue: core.tracksCurrentValue) { member, value in
+      unsafeDowncast(member, to: SubjectSubscription.self).offerValue(
+        value.assumingMemoryBound(to: Output.self).pointee)
     }
   }
 
@@ -86,8 +87,18 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
   }
 
   @usableFromInline
-  override func finish(_ completion: Subscribers.Completion<Failure>) {
-    finishDelivery(completion)
+  override func finish(_ completion: PendingCompletion) {
+    guard ready else {
+      pendingCompletion = completion
+      return
+    }
+    // The subject's completion, so of this subscriber's failure type.
+    if !terminated.exchange(true, ordering: .acquiringAndReleasing),
+      let completion = completion.completion(failing: Failure.self)
+    {
+      downstream.receive(completion: completion)
+    }
+    unlink()
   }
 
   @usableFromInline
@@ -170,22 +181,11 @@ final class SubjectSubscription<Downstream: Subscriber>: SubjectConduit<Downstre
       let more = downstream.receive(value as! Output)
       if more != .none { addDemand(more) }
     }
-    if let completion = pendingCompletion.completion(failing: Failure.self) {
+    if !pendingCompletion.isNone {
+      let completion = pendingCompletion
       pendingCompletion = .none
-      finishDelivery(completion)
+      finish(completion)
     }
   }
 
-  /// Delivers the completion unless the subscriber cancelled first, and ends the subscription.
-  @inlinable
-  func finishDelivery(_ completion: Subscribers.Completion<Failure>) {
-    guard ready else {
-      pendingCompletion = PendingCompletion(completion)
-      return
-    }
-    if !terminated.exchange(true, ordering: .acquiringAndReleasing) {
-      downstream.receive(completion: completion)
-    }
-    unlink()
-  }
 }
