@@ -256,24 +256,24 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// The value of scalar child `id`: what `childSubscription`, `childValue` and
   /// `childCompletion` would do for a subscribed child, which asks for a value as soon as it is
   /// subscribed and finishes right after it. `replacement` receives the upstream, when it is to
-  /// be asked for one more value.
+  /// be asked for one more value. Returns whether this call owns delivery, to deliver the value
+  /// and drain; otherwise the value waits, or is dropped after the end. (A `Bool`, as the child
+  /// is asked for nothing more either way.)
   @inlinable
-  mutating func scalarValue(
-    _ id: Int, _ value: Value, replacement: inout (any Subscription)?
-  ) -> ValueAction {
-    guard phase.isActive else { return .drop }
+  mutating func scalarValue(_ id: Int, _ value: Value, replacement: inout (any Subscription)?) -> Bool {
+    guard phase.isActive else { return false }
     if demand == .none || !backlog.isEmpty || !delivery.claim() {
       backlog.append((id, value))
       // The child finishes at once and its value waits without it. The call that owns delivery
       // drains the backlog; when nobody does, demand is zero and a drain would find nothing to
       // do, so this call does not claim it.
       if finishScalarChild() { replacement = upstream }
-      return .queued(askForMore: false)
+      return false
     }
     inDownstreamCall = true
     takeOne()
     finishingScalar = true
-    return .deliver(askForMore: false)
+    return true
   }
 
   /// Scalar child `id` finished without a value. `replacement` receives the upstream, when it is
@@ -585,9 +585,9 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     var replacement: (any Subscription)?
     switch outcome {
     case .value(let value):
-      let action = state.withLock { $0.scalarValue(id, value, replacement: &replacement) }
+      let delivers = state.withLock { $0.scalarValue(id, value, replacement: &replacement) }
       replacement?.request(.max(1))
-      guard case .deliver = action else { return }
+      guard delivers else { return }
       let more = downstream.map { relay.value($0, value) } ?? .none
       drain(more: more)
     case .finished:

@@ -122,7 +122,14 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     case detach(Detached, drains: Bool)
   }
 
-  /// What the owner of delivery does next.
+  /// What the owner of delivery does next, and whether it first hands the demand the downstream
+  /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`
+  /// beside the step spares the owner reading the optional existential when there is nothing to
+  /// forward, which is every step of an unlimited subscriber's.
+  @usableFromInline
+  typealias Work = (step: Step, forwardsDemand: Bool)
+
+  /// What the owner of delivery delivers next.
   @usableFromInline
   enum Step {
     case deliver(Value)
@@ -331,14 +338,18 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func nextStep(
     adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
-  ) -> DeliveryStep<Step> {
+  ) -> DeliveryStep<Work> {
     switch phase {
     case .awaitingSubscription, .subscribed, .outerFinished:
+      var forwards = false
       if more != .none {
         demand += more
-        if current != nil { forward = current }
+        if current != nil {
+          forward = current
+          forwards = true
+        }
       }
-      if let value = backlog.popFirst() { return .perform(.deliver(value)) }
+      if let value = backlog.popFirst() { return .perform((.deliver(value), forwards)) }
       if let finished = finishing {
         finishing = nil
         // Unless the upstream has sent a newer publisher meanwhile.
@@ -350,19 +361,19 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         pendingScalar = nil
         takeOne()
         finishing = id
-        return .perform(.deliver(value))
+        return .perform((.deliver(value), forwards))
       }
       if phase.outerFinished && currentID == nil {
         phase = .terminal
-        return .performAndStop(.complete(.finished))
+        return .performAndStop((.complete(.finished), forwards))
       }
       delivery.giveBack()
-      return .performAndStop(.idle)
+      return .performAndStop((.idle, forwards))
     case .failing(let error):
       phase = .terminal
-      return .performAndStop(.complete(.failure(error)))
+      return .performAndStop((.complete(.failure(error)), false))
     case .terminal:
-      return .performAndStop(.release)
+      return .performAndStop((.release, false))
     }
   }
 
@@ -507,7 +518,8 @@ where
   @inlinable
   func receive(_ input: P) -> Subscribers.Demand {
     if let read = scalar.read {
-      perform(state.withLock { $0.outerScalar(read(input)) })
+      let outcome = read(input)
+      perform(state.withLock { $0.outerScalar(outcome) })
       return .none
     }
     var previous: (any Subscription)?
@@ -612,26 +624,45 @@ where
     var more = initial
     // Touched only when there is demand to forward to a subscribed child.
     var forward: (any Subscription)?
-    state.drain {
-      $0.nextStep(adding: more, forwardingTo: &forward)
-    } perform: { step in
-      if forward != nil {
-        forward?.request(more)
-        forward = nil
-      }
-      switch step {
-      case .deliver(let value):
-        more = downstream.map { relay.value($0, value) } ?? .none
-      case .complete(let completion):
-        let downstream = self.downstream
-        self.downstream = nil
-        if let downstream { relay.completion(downstream, completion) }
-      case .release:
-        downstream = nil
-      case .idle:
-        break
+    // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`, as
+    // `FlatMapInner.drain` writes it: through `Locked.drain`, the loop of "5 x map { Just($0) }
+    // .switchToLatest(), per value" is not inlined.
+    while true {
+      switch state.withLock({ $0.nextStep(adding: more, forwardingTo: &forward) }) {
+      case .perform(let work):
+        more = perform(work, forwarding: more, to: &forward)
+      case .performAndStop(let work):
+        _ = perform(work, forwarding: more, to: &forward)
+        return
+      case .stop:
+        return
       }
     }
+  }
+
+  /// Performs one step of the drain: hands `more` to the latest child when the step says so,
+  /// then delivers. Returns the demand the downstream returned.
+  @inlinable @inline(__always)
+  func perform(
+    _ work: Machine.Work, forwarding more: Subscribers.Demand, to forward: inout (any Subscription)?
+  ) -> Subscribers.Demand {
+    if work.forwardsDemand {
+      forward?.request(more)
+      forward = nil
+    }
+    switch work.step {
+    case .deliver(let value):
+      return downstream.map { relay.value($0, value) } ?? .none
+    case .complete(let completion):
+      let downstream = self.downstream
+      self.downstream = nil
+      if let downstream { relay.completion(downstream, completion) }
+    case .release:
+      downstream = nil
+    case .idle:
+      break
+    }
+    return .none
   }
 }
 

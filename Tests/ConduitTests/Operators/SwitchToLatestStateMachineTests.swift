@@ -74,7 +74,7 @@ struct SwitchToLatestStateMachineTests {
       Issue.record("with an element waiting, the owner drains")
       return
     }
-    #expect(describe(machine.nextStep(adding: .max(1), forwardingTo: &forward)) == "perform deliver 2")
+    #expect(describe(machine.nextStep(adding: .max(1), forwardingTo: &forward)) == "perform deliver 2, forwarding")
     #expect(forward != nil)
     forward = nil
     #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
@@ -223,12 +223,16 @@ private func describe(_ action: Machine.Action) -> String {
   }
 }
 
-private func describe(_ step: DeliveryStep<Machine.Step>) -> String {
+private func describe(_ step: DeliveryStep<Machine.Work>) -> String {
   switch step {
-  case .perform(let step): "perform " + describe(step)
-  case .performAndStop(let step): "stop " + describe(step)
+  case .perform(let work): "perform " + describe(work)
+  case .performAndStop(let work): "stop " + describe(work)
   case .stop: "stop"
   }
+}
+
+private func describe(_ work: Machine.Work) -> String {
+  describe(work.step) + (work.forwardsDemand ? ", forwarding" : "")
 }
 
 private func describe(_ step: Machine.Step) -> String {
