@@ -97,9 +97,10 @@ where NewPublisher.Failure == Failure {}
 /// At most `maxPublishers` children live at once: the upstream is asked for that many values at
 /// first, and for one more each time a child finishes before the upstream has.
 ///
-/// A subscription to call leaves an event through an `inout` parameter rather than inside the
-/// action: an existential inside the lock's generic result would be copied through the
-/// runtime's generic witnesses.
+/// An event that hands the subscription another subscription to call (the upstream, to ask for a
+/// replacement) does so through an `inout` parameter rather than inside its action: an
+/// existential inside the lock's generic result would be copied through the runtime's generic
+/// witnesses.
 @usableFromInline
 struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   @usableFromInline

@@ -66,9 +66,10 @@ extension Publishers.SwitchToLatest {
 /// `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do until there is nothing
 /// more, where `nextStep` gives delivery back. Others queue their element in `backlog` for it.
 ///
-/// A subscription to call leaves an event through an `inout` parameter rather than inside the
-/// action: an existential inside the lock's generic result would be copied through the
-/// runtime's generic witnesses.
+/// An event that hands the subscription another subscription to call (the replaced child to
+/// cancel, the latest child to forward demand to) does so through an `inout` parameter rather
+/// than inside its action: an existential inside the lock's generic result would be copied
+/// through the runtime's generic witnesses.
 @usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @usableFromInline
