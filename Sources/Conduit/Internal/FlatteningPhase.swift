@@ -1,9 +1,66 @@
+/// Where a flattening operator's subscription (`flatMap`, `switchToLatest`) is in its life: its
+/// upstream's subscription and finish, then its end.
+///
+/// What the upstream sends before its subscription is taken as it would be after it, so the
+/// first three phases differ only in whether the upstream's subscription and finish have arrived.
 @usableFromInline
 enum FlatteningPhase<Failure: Error> {
-  case active
+  /// The upstream's subscription has not arrived yet.
+  case awaitingSubscription
+  case subscribed
+  /// The upstream has finished; the stream finishes once its children have. `subscribed` says
+  /// whether the upstream's subscription had arrived: one that arrives after the finish is still
+  /// taken, once.
+  case outerFinished(subscribed: Bool)
   /// A failure waits for the delivering thread.
   case failing(Failure)
-  case cancelled
   /// Completed or cancelled, and everything released (or being released by the owner).
-  case done
+  case terminal
+
+  /// Whether the stream goes on: neither failing nor ended.
+  @inlinable
+  var isActive: Bool {
+    switch self {
+    case .awaitingSubscription, .subscribed, .outerFinished: true
+    case .failing, .terminal: false
+    }
+  }
+
+  /// Whether the upstream's values and finish are taken: the stream goes on and the upstream
+  /// has not finished.
+  @inlinable
+  var takesUpstreamValues: Bool {
+    switch self {
+    case .awaitingSubscription, .subscribed: true
+    case .outerFinished, .failing, .terminal: false
+    }
+  }
+
+  @inlinable
+  var outerFinished: Bool {
+    if case .outerFinished = self { return true }
+    return false
+  }
+
+  /// Takes the upstream's subscription: whether it is the first, on a stream that goes on.
+  @inlinable
+  mutating func takeSubscription() -> Bool {
+    switch self {
+    case .awaitingSubscription: self = .subscribed
+    case .outerFinished(subscribed: false): self = .outerFinished(subscribed: true)
+    case .subscribed, .outerFinished(subscribed: true), .failing, .terminal: return false
+    }
+    return true
+  }
+
+  /// Takes the upstream's finish: whether it is the first, on a stream that goes on.
+  @inlinable
+  mutating func finishOuter() -> Bool {
+    switch self {
+    case .awaitingSubscription: self = .outerFinished(subscribed: false)
+    case .subscribed: self = .outerFinished(subscribed: true)
+    case .outerFinished, .failing, .terminal: return false
+    }
+    return true
+  }
 }

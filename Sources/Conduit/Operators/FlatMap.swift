@@ -82,14 +82,413 @@ protocol FlatMapLink: OperatorLink where NewPublisher.Failure == Failure {
 enum FlatMapTypes<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: FlatMapLink
 where NewPublisher.Failure == Failure {}
 
-/// Subscribes to the upstream and to every inner publisher, and serializes what they send.
+/// The decisions of a `flatMap` subscription, kept apart from its calls out (DESIGN.md §3): each
+/// event updates the state under the subscription's lock and says what the subscription does
+/// once the lock is released.
 ///
-/// Each inner publisher gets its own `ChildSubscriber`. A child asks its publisher for one
+/// Each inner publisher is a child with an id, listed in `children` while subscribed (or counted
+/// in `scalarChildren` when it is a scalar one, see `ScalarPublisher`). A child is asked for one
 /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
-/// one value per child waits in `backlog` for downstream demand. Calls into the downstream never
-/// overlap: whichever thread claims delivery (see `DeliveryOwnership`) owns the downstream and
-/// delivers the backlog before it gives delivery back; a thread that finds it claimed queues its
-/// value and returns.
+/// one value per child waits in `backlog` for downstream demand. Values reach the downstream from
+/// the children and from the downstream's requests, possibly on different threads; the call that
+/// claims `delivery` (see `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do
+/// until there is nothing more, where `nextStep` gives delivery back. Others queue their value.
+///
+/// At most `maxPublishers` children live at once: the upstream is asked for that many values at
+/// first, and for one more each time a child finishes before the upstream has.
+///
+/// An event that hands the subscription another subscription to call (the upstream, to ask for a
+/// replacement) does so through an `inout` parameter rather than inside its action: an
+/// existential inside the lock's generic result would be copied through the runtime's generic
+/// witnesses.
+@usableFromInline
+struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
+  @usableFromInline
+  typealias Value = NewPublisher.Output
+  @usableFromInline
+  typealias Failure = NewPublisher.Failure
+  @usableFromInline
+  typealias Transform = (Input) -> NewPublisher
+  @usableFromInline
+  typealias Phase = FlatteningPhase<Failure>
+
+  /// What the subscription lets go of when the upstream finishes, or the stream fails or is
+  /// cancelled: the subscriptions to cancel (the children first and the upstream last, the order
+  /// in which Combine cancels them), the transform (and what it captured) and the values not
+  /// delivered, whose deinits may call back into it.
+  @usableFromInline
+  typealias Detached = DetachedState<Transform, (child: Int, value: Value)>
+
+  /// What to do with a value from a child.
+  @usableFromInline
+  enum ValueAction {
+    /// Dropped: its child was detached.
+    case drop
+    /// Queued for the call that owns delivery, or for demand; `askForMore`: it took its demand,
+    /// and its child is asked for the next value now.
+    case queued(askForMore: Bool)
+    /// This call owns delivery: deliver the value, then drain; `askForMore`: its child is asked
+    /// for the next value once the drain is done.
+    case deliver(askForMore: Bool)
+  }
+
+  /// What to do after a completion or a cancel.
+  @usableFromInline
+  enum Action {
+    case none
+    /// This call owns delivery: drain.
+    case drain
+    /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
+    case detach(Detached, drains: Bool)
+  }
+
+  /// What the owner of delivery does next.
+  @usableFromInline
+  enum Step {
+    // `replenish` names the child to ask for one more value: an existential in the payload
+    // would make every copy of a step go through the runtime's generic enum witnesses.
+    case deliver(Value, replenish: Int?)
+    case complete(Subscribers.Completion<Failure>)
+    /// The scalar child just delivered has finished: ask the upstream for one more.
+    case requestReplacement
+    /// The stream was cancelled while this call delivered: let the downstream go.
+    case release
+    /// Nothing more to deliver; delivery has been given back.
+    case idle
+  }
+
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  var transform: Transform?
+  @usableFromInline
+  var children = FlatMapChildren()
+  /// Scalar children not yet finished: the one whose value is being delivered, and those that
+  /// never finish. They have no subscription, so they are counted rather than listed in
+  /// `children`. Counted for as long as the stream goes on: only a failure or a cancel forgets
+  /// them early, and they end it.
+  @usableFromInline
+  var scalarChildren = 0
+  @usableFromInline
+  var nextChildID = 0
+  /// Values waiting for downstream demand or for the call that owns delivery, with their child.
+  @usableFromInline
+  var backlog = ValueQueue<(child: Int, value: Value)>()
+  /// How many values at the front of `backlog` took their downstream demand when they arrived,
+  /// and had their child asked for its next value then (see `childValue`): they are delivered
+  /// without taking demand or asking their child again. A value is paid for only when every
+  /// value before it is, so they stay at the front.
+  @usableFromInline
+  var paidBacklog = 0
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// Which call owns the downstream.
+  @usableFromInline
+  var delivery = DeliveryOwnership()
+  /// The call that owns delivery is inside a call into the downstream's `receive(_:)`: set where
+  /// it takes the value to deliver, cleared at the next lock it takes.
+  @usableFromInline
+  var inDownstreamCall = false
+  /// The owner of delivery is delivering the value of a scalar child. A subscribed child would
+  /// finish once the owner's drain had given delivery back; it finishes instead where the drain
+  /// would, and the owner keeps delivery for what follows.
+  @usableFromInline
+  var finishingScalar = false
+  @usableFromInline
+  let maxPublishers: Subscribers.Demand
+  /// Whether the children are scalar ones: every child is of type `NewPublisher`, so either all
+  /// are or none is.
+  @usableFromInline
+  let childrenAreScalar: Bool
+
+  @inlinable
+  init(maxPublishers: Subscribers.Demand, childrenAreScalar: Bool, transform: @escaping Transform) {
+    self.maxPublishers = maxPublishers
+    self.childrenAreScalar = childrenAreScalar
+    self.transform = transform
+  }
+
+  /// Whether every child has finished.
+  @inlinable
+  var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription: returns the demand to ask of it (`maxPublishers`, `.none`
+  /// included, as in Combine), or `nil` to cancel it (a second one, or one after the end).
+  @inlinable
+  mutating func receiveSubscription(_ subscription: any Subscription) -> Subscribers.Demand? {
+    guard phase.takeSubscription() else { return nil }
+    upstream = subscription
+    return maxPublishers
+  }
+
+  /// A value from the upstream: returns the id of its child and the transform that makes the
+  /// child's publisher, or `nil` to ignore it.
+  @inlinable
+  mutating func outerValue() -> (child: Int, transform: Transform)? {
+    guard phase.takesUpstreamValues, let transform else { return nil }
+    let id = nextChildID
+    nextChildID += 1
+    if childrenAreScalar { scalarChildren += 1 } else { children.append(id) }
+    return (id, transform)
+  }
+
+  /// The upstream's completion. A finish lets go of the transform and ends the stream once every
+  /// child has finished; a failure ends it at once, cancelling every child.
+  @inlinable
+  mutating func outerCompletion(_ completion: Subscribers.Completion<Failure>) -> Action {
+    switch completion {
+    case .finished:
+      guard phase.finishOuter() else { return .none }
+      upstream = nil
+      var detached = Detached()
+      swap(&transform, &detached.held)
+      return .detach(detached, drains: delivery.claim())
+    case .failure(let error):
+      return fail(error, child: nil)
+    }
+  }
+
+  // MARK: Scalar children
+
+  /// The value of scalar child `id`: what `childSubscription`, `childValue` and
+  /// `childCompletion` would do for a subscribed child, which asks for a value as soon as it is
+  /// subscribed and finishes right after it. `replacement` receives the upstream, when it is to
+  /// be asked for one more value. Returns whether this call owns delivery, to deliver the value
+  /// and drain; otherwise the value waits, or is dropped after the end. (A `Bool`, as the child
+  /// is asked for nothing more either way.)
+  @inlinable
+  mutating func scalarValue(_ id: Int, _ value: Value, replacement: inout (any Subscription)?) -> Bool {
+    guard phase.isActive else { return false }
+    if demand == .none || !backlog.isEmpty || !delivery.claim() {
+      backlog.append((id, value))
+      // The child finishes at once and its value waits without it. The call that owns delivery
+      // drains the backlog; when nobody does, demand is zero and a drain would find nothing to
+      // do, so this call does not claim it.
+      if finishScalarChild() { replacement = upstream }
+      return false
+    }
+    inDownstreamCall = true
+    takeOne()
+    finishingScalar = true
+    return true
+  }
+
+  /// Scalar child `id` finished without a value. `replacement` receives the upstream, when it is
+  /// to be asked for one more value.
+  @inlinable
+  mutating func scalarFinished(replacement: inout (any Subscription)?) -> Action {
+    guard phase.isActive else { return .none }
+    if finishScalarChild() { replacement = upstream }
+    return delivery.claim() ? .drain : .none
+  }
+
+  // MARK: Children
+
+  /// Child `id`'s subscription: returns the demand to ask of it, or `nil` to cancel it, when the
+  /// child is gone or already has one.
+  @inlinable
+  mutating func childSubscription(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+    guard phase.isActive, let index = children.index(of: id), children.children[index].subscription == nil else {
+      return nil
+    }
+    let unlimited = demand == .unlimited
+    children.children[index] = FlatMapChild(subscription: subscription, unlimited: unlimited)
+    return unlimited ? .unlimited : .max(1)
+  }
+
+  /// A value from child `id`.
+  ///
+  /// One arriving while the owner of delivery is inside the downstream's `receive(_:)` (this
+  /// thread further up the stack, or another one), with demand to spare and nothing waiting for
+  /// demand, is one Combine would deliver at once, nested in that call, and answer with
+  /// `.max(1)`. Calls into the downstream never nest here: the value takes its demand, waits for
+  /// that call to return, and its child is asked for the next value now, as in Combine.
+  /// Otherwise a queued value answers `.none`, and its child is asked for the next value once it
+  /// is delivered.
+  @inlinable
+  mutating func childValue(_ id: Int, _ value: Value) -> ValueAction {
+    guard phase.isActive, let index = children.index(of: id) else { return .drop }
+    if demand == .none || !backlog.isEmpty || !delivery.claim() {
+      let paid = inDownstreamCall && demand != .none && paidBacklog == backlog.count
+      backlog.append((id, value))
+      guard paid else { return .queued(askForMore: false) }
+      paidBacklog += 1
+      takeOne()
+      return .queued(askForMore: !children.children[index].unlimited)
+    }
+    inDownstreamCall = true
+    takeOne()
+    return .deliver(askForMore: !children.children[index].unlimited)
+  }
+
+  /// The owner's call into the downstream with a value of child `id` returned: the child's
+  /// subscription, to ask for one more value, if the child is still attached.
+  @inlinable
+  mutating func childValueDelivered(_ id: Int) -> (any Subscription)? {
+    inDownstreamCall = false
+    return children.index(of: id).flatMap { children.children[$0].subscription }
+  }
+
+  /// Child `id`'s completion. `replacement` receives the upstream, when a finish is to be
+  /// replaced by one more value from it.
+  @inlinable
+  mutating func childCompletion(
+    _ id: Int, _ completion: Subscribers.Completion<Failure>, replacement: inout (any Subscription)?
+  ) -> Action {
+    switch completion {
+    case .finished:
+      guard phase.isActive, children.remove(id) else { return .none }
+      if phase.takesUpstreamValues && maxPublishers != .unlimited { replacement = upstream }
+      return delivery.claim() ? .drain : .none
+    case .failure(let error):
+      return fail(error, child: id)
+    }
+  }
+
+  // MARK: Downstream
+
+  /// A request from the downstream: returns the children to ask for unlimited values, now that
+  /// the demand is, and whether this call owns delivery, to deliver the backlog.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> (upgraded: [any Subscription], drains: Bool) {
+    guard phase.isActive else { return ([], false) }
+    let upgraded = addDemand(more)
+    return (upgraded, !backlog.isEmpty && delivery.claim())
+  }
+
+  /// The downstream's cancel: the children and the upstream are cancelled, and the call that
+  /// claims delivery lets the downstream go.
+  @inlinable
+  mutating func cancel() -> Action {
+    guard case .terminal = phase else {
+      phase = .terminal
+      return .detach(detachAll(except: nil, includingUpstream: true), drains: delivery.claim())
+    }
+    return .none
+  }
+
+  /// Fails with `error` from the upstream (`failed` nil) or from child `failed`, cancelling the
+  /// other children and, after an inner failure, the upstream. (Combine leaves the upstream
+  /// running after an inner failure, and the upstream keeps the failed subscription until it
+  /// completes.)
+  @inlinable
+  mutating func fail(_ error: Failure, child failed: Int?) -> Action {
+    guard phase.isActive else { return .none }
+    phase = .failing(error)
+    return .detach(detachAll(except: failed, includingUpstream: failed != nil), drains: delivery.claim())
+  }
+
+  // MARK: Delivery
+
+  /// Asked by the owner of delivery, after a call into the downstream returned `more`: adds
+  /// `more` to the demand, then says what to do: deliver the values paid for on arrival, then
+  /// the backlog while there is demand, then finish the scalar child just delivered, then
+  /// complete once the upstream and every child have finished. Returns with the step the
+  /// children to ask for unlimited values, now that the demand is; `replacement` receives the
+  /// upstream with `.requestReplacement`.
+  @inlinable
+  mutating func nextStep(
+    adding more: Subscribers.Demand, replacement: inout (any Subscription)?
+  ) -> (Step, [any Subscription]) {
+    inDownstreamCall = false
+    switch phase {
+    case .awaitingSubscription, .subscribed, .outerFinished:
+      let upgraded = addDemand(more)
+      if paidBacklog > 0, let (_, value) = backlog.popFirst() {
+        paidBacklog -= 1
+        inDownstreamCall = true
+        return (.deliver(value, replenish: nil), upgraded)
+      }
+      if demand != .none, let (id, value) = backlog.popFirst() {
+        takeOne()
+        let replenish = children.index(of: id).flatMap { index in children.children[index].unlimited ? nil : id }
+        inDownstreamCall = true
+        return (.deliver(value, replenish: replenish), upgraded)
+      }
+      if finishingScalar {
+        finishingScalar = false
+        if finishScalarChild() {
+          replacement = upstream
+          return (.requestReplacement, upgraded)
+        }
+      }
+      if phase.outerFinished && childrenFinished && backlog.isEmpty {
+        phase = .terminal
+        return (.complete(.finished), upgraded)
+      }
+      delivery.giveBack()
+      return (.idle, upgraded)
+    case .failing(let error):
+      phase = .terminal
+      return (.complete(.failure(error)), [])
+    case .terminal:
+      return (.release, [])
+    }
+  }
+
+  // MARK: Helpers
+
+  @inlinable
+  mutating func takeOne() {
+    if demand != .unlimited { demand -= 1 }
+  }
+
+  /// Counts a scalar child as finished, and returns whether the upstream is to be asked for a
+  /// replacement: children are bounded and more may come. (A `Bool` rather than the upstream
+  /// itself: moving an optional subscription existential costs runtime calls, which the
+  /// unbounded case, the usual one, should not pay per value.)
+  @inlinable
+  mutating func finishScalarChild() -> Bool {
+    scalarChildren -= 1
+    return phase.takesUpstreamValues && maxPublishers != .unlimited
+  }
+
+  /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
+  /// unlimited values.
+  @inlinable
+  mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
+    guard more != .none, demand != .unlimited else { return [] }
+    demand += more
+    guard demand == .unlimited else { return [] }
+    var upgraded: [any Subscription] = []
+    for index in children.indices where !children.children[index].unlimited {
+      children.children[index].unlimited = true
+      if let subscription = children.children[index].subscription { upgraded.append(subscription) }
+    }
+    return upgraded
+  }
+
+  /// Forgets the upstream and every child but `excluded`; returns the subscriptions to cancel,
+  /// with the transform and the values not delivered, for the caller to let go of after the
+  /// lock.
+  @inlinable
+  mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> Detached {
+    var detached = Detached()
+    for index in children.indices where children.ids[index] != excluded {
+      if let subscription = children.children[index].subscription { detached.cancelled.append(subscription) }
+    }
+    if includingUpstream, let upstream { detached.cancelled.append(upstream) }
+    upstream = nil
+    swap(&transform, &detached.held)
+    children.removeAll()
+    scalarChildren = 0
+    swap(&backlog, &detached.backlog)
+    paidBacklog = 0
+    return detached
+  }
+}
+
+/// Subscribes to the upstream and to every inner publisher, and serializes what they send; its
+/// decisions are a `FlatMapStateMachine`'s.
+///
+/// Each inner publisher gets its own `ChildSubscriber`. Calls into the downstream never overlap:
+/// whichever call claims delivery (see `DeliveryOwnership`) owns the downstream and delivers the
+/// backlog before it gives delivery back; a call that finds it claimed queues its value and
+/// returns.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -105,138 +504,15 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   typealias NewPublisher = Types.NewPublisher
   @usableFromInline
   typealias Downstream = Types.Downstream
-
   @usableFromInline
-  typealias Phase = FlatteningPhase<Failure>
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase = Phase.active
-    @usableFromInline
-    var upstream: (any Subscription)?
-    @usableFromInline
-    var upstreamReceived = false
-    @usableFromInline
-    var outerFinished = false
-    @usableFromInline
-    var transform: ((Input) -> NewPublisher)?
-    @usableFromInline
-    var children = FlatMapChildren()
-    /// Scalar inner publishers not yet finished (see `ScalarPublisher`): the one whose value
-    /// is being delivered, and those that never finish. They have no subscription, so they
-    /// are counted rather than listed in `children`.
-    @usableFromInline
-    var scalarChildren = 0
-    @usableFromInline
-    var nextChildID = 0
-    /// Values waiting for downstream demand or for the delivering thread, with their child.
-    @usableFromInline
-    var backlog = ValueQueue<(child: Int, value: NewPublisher.Output)>()
-    /// How many values at the front of `backlog` took their downstream demand when they arrived,
-    /// and had their child asked for its next value then (see `childReceived`): they are
-    /// delivered without taking demand or asking their child again. A value is paid for only
-    /// when every value before it is, so they stay at the front.
-    @usableFromInline
-    var paidBacklog = 0
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    /// Which thread owns the downstream (see `DeliveryOwnership`).
-    @usableFromInline
-    var delivery = DeliveryOwnership()
-    /// The thread that owns delivery is inside a call into the downstream's `receive(_:)`:
-    /// set where it takes the value to deliver, cleared at the next lock it takes.
-    @usableFromInline
-    var inDownstreamCall = false
-
-    @inlinable
-    init(transform: @escaping (Input) -> NewPublisher) {
-      self.transform = transform
-    }
-
-    /// Whether every inner publisher has finished.
-    @inlinable
-    var childrenFinished: Bool { children.isEmpty && scalarChildren == 0 }
-
-    /// Counts a scalar child as finished, and returns whether the upstream is to be asked for a
-    /// replacement: inner publishers are bounded and more may come. (A `Bool` rather than the
-    /// upstream itself: moving an optional subscription existential costs runtime calls, which
-    /// the unbounded case, the usual one, should not pay per value.)
-    @inlinable
-    mutating func finishScalarChild(maxPublishers: Subscribers.Demand) -> Bool {
-      scalarChildren -= 1
-      return !outerFinished && maxPublishers != .unlimited
-    }
-
-    /// Adds downstream demand; when it becomes unlimited, returns the children to ask for
-    /// unlimited values.
-    @inlinable
-    mutating func addDemand(_ more: Subscribers.Demand) -> [any Subscription] {
-      guard more != .none, demand != .unlimited else { return [] }
-      demand += more
-      guard demand == .unlimited else { return [] }
-      var upgraded: [any Subscription] = []
-      for index in children.indices where !children.children[index].unlimited {
-        children.children[index].unlimited = true
-        if let subscription = children.children[index].subscription { upgraded.append(subscription) }
-      }
-      return upgraded
-    }
-
-    /// Forgets the upstream and every child; returns the subscriptions to cancel, with the
-    /// transform and the values not delivered, for the caller to let go of after the lock.
-    ///
-    /// The children come first and the upstream last, the order in which Combine cancels them.
-    @inlinable
-    mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> Detached {
-      var detached = Detached()
-      for index in children.indices where children.ids[index] != excluded {
-        if let subscription = children.children[index].subscription { detached.cancelled.append(subscription) }
-      }
-      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
-      upstream = nil
-      swap(&transform, &detached.held)
-      children.removeAll()
-      scalarChildren = 0
-      swap(&backlog, &detached.backlog)
-      paidBacklog = 0
-      return detached
-    }
-  }
-
-  /// What `State.detachAll` lets go of: the transform (and what it captured) and the values not
-  /// delivered.
-  @usableFromInline
-  typealias Detached = DetachedState<(Input) -> NewPublisher, (child: Int, value: NewPublisher.Output)>
-
-  @usableFromInline
-  enum Step {
-    // `replenish` names the child to ask for one more value: an existential in the payload
-    // would make every copy of a step go through the runtime's generic enum witnesses.
-    case deliver(NewPublisher.Output, replenish: Int?)
-    case complete(Subscribers.Completion<Failure>)
-    /// The scalar inner publisher just delivered has finished: ask the upstream for one more.
-    case requestReplacement
-    case release
-    case idle
-  }
-
-  @usableFromInline
-  enum Arrival {
-    case drop
-    /// Queued; `askForMore`: it took its demand, and its child is asked for the next value now.
-    case queued(askForMore: Bool)
-    case deliver(askForMore: Bool)
-  }
+  typealias Machine = FlatMapStateMachine<Input, NewPublisher>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
-  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
+  let state: Locked<Machine>
+  // Owned by the call that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
-  @usableFromInline
-  let maxPublishers: Subscribers.Demand
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -264,43 +540,29 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     transform: @escaping (Input) -> NewPublisher
   ) {
     census = CensusToken(FlatMapInner.self, inheritingFrom: downstream)
-    state = Locked(State(transform: transform))
+    let scalar = ScalarReader<NewPublisher>()
+    state = Locked(
+      Machine(maxPublishers: maxPublishers, childrenAreScalar: scalar.read != nil, transform: transform))
     self.downstream = downstream
-    self.maxPublishers = maxPublishers
     handle = SubscriptionRequest.dispatcher()
     relay = DownstreamRelay()
-    scalar = ScalarReader()
+    self.scalar = scalar
   }
 
   // MARK: Upstream
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = state.withLock { state -> Bool in
-      guard case .active = state.phase, !state.upstreamReceived else { return false }
-      state.upstreamReceived = true
-      state.upstream = subscription
-      return true
-    }
-    guard accepted else {
+    guard let demand = state.withLock({ $0.receiveSubscription(subscription) }) else {
       subscription.cancel()
       return
     }
-    // `.none` included, as in Combine.
-    subscription.request(maxPublishers)
+    subscription.request(demand)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let claimed = state.withLock { state -> (Int, (Input) -> NewPublisher)? in
-      guard case .active = state.phase, !state.outerFinished, let transform = state.transform else { return nil }
-      let id = state.nextChildID
-      state.nextChildID += 1
-      // Every inner publisher is of type `NewPublisher`: all of them are scalar, or none.
-      if scalar.read == nil { state.children.append(id) } else { state.scalarChildren += 1 }
-      return (id, transform)
-    }
-    guard let (id, transform) = claimed else { return .none }
+    guard let (id, transform) = state.withLock({ $0.outerValue() }) else { return .none }
     let publisher = transform(input)
     if let read = scalar.read {
       receiveScalar(id, read(publisher))
@@ -312,125 +574,48 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished:
-      // The transform (and what it captured) leaves after the lock: a deinit may call back into
-      // this subscription.
-      var transform: ((Input) -> NewPublisher)?
-      let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase, !state.outerFinished else { return false }
-        state.outerFinished = true
-        state.upstream = nil
-        swap(&state.transform, &transform)
-        return state.delivery.claim()
-      }
-      if owns { drain(more: .none) }
-    case .failure(let error):
-      fail(error, child: nil)
-    }
+    perform(state.withLock { $0.outerCompletion(completion) })
   }
 
   // MARK: Scalar children
 
-  /// Does what subscribing child `id` to a scalar publisher would, without the subscription:
-  /// the child asks for a value as soon as it is subscribed, so the value arrives at once and
-  /// the child finishes right after it (`childSubscribed`, `childReceived`, `childCompleted`).
-  ///
-  /// A scalar child is counted in `scalarChildren` for as long as the phase is `.active`: only
-  /// a failure or a cancel forgets it early, and they end that phase.
+  /// Does what subscribing child `id` to a scalar publisher would, without the subscription.
   @inlinable
   func receiveScalar(_ id: Int, _ outcome: ScalarOutcome<NewPublisher.Output, Failure>) {
+    // The upstream leaves through a captured variable: see `FlatMapStateMachine`.
+    var replacement: (any Subscription)?
     switch outcome {
-    case .value(let value): scalarReceived(id, value)
-    case .finished: scalarFinished()
-    case .failure(let error): fail(error, child: id)
-    case .silent: break
+    case .value(let value):
+      let delivers = state.withLock { $0.scalarValue(id, value, replacement: &replacement) }
+      replacement?.request(.max(1))
+      guard delivers else { return }
+      let more = downstream.map { relay.value($0, value) } ?? .none
+      drain(more: more)
+    case .finished:
+      let action = state.withLock { $0.scalarFinished(replacement: &replacement) }
+      replacement?.request(.max(1))
+      perform(action)
+    case .failure(let error):
+      perform(state.withLock { $0.fail(error, child: id) })
+    case .silent:
+      break
     }
-  }
-
-  /// `childReceived` then `childCompleted`, for a scalar child.
-  @inlinable
-  func scalarReceived(_ id: Int, _ value: NewPublisher.Output) {
-    var replacement: (any Subscription)?
-    let deliver = state.withLock { state -> Bool in
-      guard case .active = state.phase else { return false }
-      if state.demand == .none || !state.backlog.isEmpty || !state.delivery.claim() {
-        state.backlog.append((id, value))
-        // The child finishes at once and its value waits without it. The thread that owns
-        // delivery drains the backlog; when nobody does, demand is zero and a drain would
-        // find nothing to do, so this thread does not claim it.
-        if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
-        return false
-      }
-      state.inDownstreamCall = true
-      if state.demand != .unlimited { state.demand -= 1 }
-      return true
-    }
-    replacement?.request(.max(1))
-    guard deliver else { return }
-    let more = downstream.map { relay.value($0, value) } ?? .none
-    drain(more: more, finishingScalar: true)
-  }
-
-  /// `childCompleted(_:_:)` with `.finished`, for a scalar child.
-  @inlinable
-  func scalarFinished() {
-    var replacement: (any Subscription)?
-    let owns = state.withLock { state -> Bool in
-      guard case .active = state.phase else { return false }
-      if state.finishScalarChild(maxPublishers: maxPublishers) { replacement = state.upstream }
-      return state.delivery.claim()
-    }
-    replacement?.request(.max(1))
-    if owns { drain(more: .none) }
   }
 
   // MARK: Children
 
   @inlinable
   func childSubscribed(_ id: Int, _ subscription: any Subscription) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
-      guard case .active = state.phase, let index = state.children.index(of: id),
-        state.children.children[index].subscription == nil
-      else {
-        return nil
-      }
-      let unlimited = state.demand == .unlimited
-      state.children.children[index] = FlatMapChild(subscription: subscription, unlimited: unlimited)
-      return unlimited ? .unlimited : .max(1)
-    }
-    guard let demand else {
+    guard let demand = state.withLock({ $0.childSubscription(id, subscription) }) else {
       subscription.cancel()
       return
     }
     subscription.request(demand)
   }
 
-  /// A value arriving while the thread that owns delivery is inside the downstream's
-  /// `receive(_:)` (this thread further up the stack, or another one), with demand to spare and
-  /// nothing waiting for demand, is one Combine would deliver at once, nested in that call, and
-  /// answer with `.max(1)`. Calls into the downstream never nest here: the value takes its
-  /// demand, waits for that call to return, and its child is asked for the next value now, as
-  /// in Combine. Otherwise a queued value answers `.none`, and its child is asked for the next
-  /// value once it is delivered.
   @inlinable
   func childReceived(_ id: Int, _ value: NewPublisher.Output) -> Subscribers.Demand {
-    let arrival = state.withLock { state -> Arrival in
-      guard case .active = state.phase, let index = state.children.index(of: id) else { return .drop }
-      if state.demand == .none || !state.backlog.isEmpty || !state.delivery.claim() {
-        let paid =
-          state.inDownstreamCall && state.demand != .none && state.paidBacklog == state.backlog.count
-        state.backlog.append((id, value))
-        guard paid else { return .queued(askForMore: false) }
-        state.paidBacklog += 1
-        if state.demand != .unlimited { state.demand -= 1 }
-        return .queued(askForMore: !state.children.children[index].unlimited)
-      }
-      state.inDownstreamCall = true
-      if state.demand != .unlimited { state.demand -= 1 }
-      return .deliver(askForMore: !state.children.children[index].unlimited)
-    }
-    switch arrival {
+    switch state.withLock({ $0.childValue(id, value) }) {
     case .drop:
       return .none
     case .queued(let askForMore):
@@ -444,21 +629,10 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @inlinable
   func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished:
-      // The upstream leaves through a captured variable: an existential inside the lock's
-      // generic result would be copied through the runtime's generic witnesses.
-      var replacement: (any Subscription)?
-      let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase, state.children.remove(id) else { return false }
-        if !state.outerFinished && maxPublishers != .unlimited { replacement = state.upstream }
-        return state.delivery.claim()
-      }
-      replacement?.request(.max(1))
-      if owns { drain(more: .none) }
-    case .failure(let error):
-      fail(error, child: id)
-    }
+    var replacement: (any Subscription)?
+    let action = state.withLock { $0.childCompletion(id, completion, replacement: &replacement) }
+    replacement?.request(.max(1))
+    perform(action)
   }
 
   // MARK: Downstream
@@ -476,118 +650,48 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let (upgraded, owns) = state.withLock { state -> ([any Subscription], Bool) in
-      guard case .active = state.phase else { return ([], false) }
-      let upgraded = state.addDemand(demand)
-      return (upgraded, !state.backlog.isEmpty && state.delivery.claim())
-    }
+    let (upgraded, drains) = state.withLock { $0.request(demand) }
     for subscription in upgraded { subscription.request(.unlimited) }
-    if owns { drain(more: .none) }
+    if drains { drain(more: .none) }
   }
 
   @inlinable
   func handleCancel() {
-    let ended = state.withLock { state -> (Detached, Bool)? in
-      switch state.phase {
-      case .active, .failing: break
-      case .cancelled, .done: return nil
-      }
-      state.phase = .cancelled
-      return (state.detachAll(except: nil, includingUpstream: true), state.delivery.claim())
-    }
-    guard let (detached, owns) = ended else { return }
-    for subscription in detached.cancelled { subscription.cancel() }
-    if owns { drain(more: .none) }
-  }
-
-  /// The subscription of child `id`, if it is still attached, for the thread that owns delivery
-  /// once its call into the downstream has returned.
-  @inlinable
-  func childSubscription(_ id: Int) -> (any Subscription)? {
-    state.withLock { state in
-      state.inDownstreamCall = false
-      return state.children.index(of: id).flatMap { state.children.children[$0].subscription }
-    }
+    perform(state.withLock { $0.cancel() })
   }
 
   // MARK: Delivery
 
-  /// Fails with `error` from the upstream (`failed` nil) or from child `failed`, cancelling the
-  /// other children and, after an inner failure, the upstream. (Combine leaves the upstream
-  /// running after an inner failure, and the upstream keeps the failed subscription until it
-  /// completes.)
   @inlinable
-  func fail(_ error: Failure, child failed: Int?) {
-    let ended = state.withLock { state -> (Detached, Bool)? in
-      guard case .active = state.phase else { return nil }
-      state.phase = .failing(error)
-      return (state.detachAll(except: failed, includingUpstream: failed != nil), state.delivery.claim())
+  func perform(_ action: Machine.Action) {
+    switch action {
+    case .none:
+      break
+    case .drain:
+      drain(more: .none)
+    case .detach(let detached, let drains):
+      for subscription in detached.cancelled { subscription.cancel() }
+      if drains { drain(more: .none) }
     }
-    guard let (detached, owns) = ended else { return }
-    for subscription in detached.cancelled { subscription.cancel() }
-    if owns { drain(more: .none) }
   }
 
-  /// Runs while this thread owns delivery: adds the demand the downstream just returned,
-  /// delivers the backlog while there is demand, and completes when everything has finished.
-  ///
-  /// `finishingScalar`: this thread just delivered the value of a scalar child. A subscribed
-  /// child would finish once this drain had let go of delivery; it finishes instead where the
-  /// drain would let go, and this thread keeps delivery for what follows.
+  /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,
+  /// starting with the demand the downstream just returned.
   @inlinable
-  func drain(more initial: Subscribers.Demand, finishingScalar: Bool = false) {
+  func drain(more initial: Subscribers.Demand) {
     var more = initial
-    var finishing = finishingScalar
-    // The upstream leaves through a captured variable; see `childCompleted`.
+    // The upstream leaves through a captured variable; see `FlatMapStateMachine`.
     var replacement: (any Subscription)?
     // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`:
     // through it, the loop of "5 x flatMap { Just($0) }, per value" is not inlined and destroys
     // its steps through generic witnesses.
     while true {
-      let (step, upgraded) = state.withLock { state -> (Step, [any Subscription]) in
-        state.inDownstreamCall = false
-        switch state.phase {
-        case .active:
-          let upgraded = state.addDemand(more)
-          if state.paidBacklog > 0, let (_, value) = state.backlog.popFirst() {
-            state.paidBacklog -= 1
-            state.inDownstreamCall = true
-            return (.deliver(value, replenish: nil), upgraded)
-          }
-          if state.demand != .none, let (id, value) = state.backlog.popFirst() {
-            if state.demand != .unlimited { state.demand -= 1 }
-            let replenish = state.children.index(of: id).flatMap { index in
-              state.children.children[index].unlimited ? nil : id
-            }
-            state.inDownstreamCall = true
-            return (.deliver(value, replenish: replenish), upgraded)
-          }
-          if finishing {
-            finishing = false
-            if state.finishScalarChild(maxPublishers: maxPublishers) {
-              replacement = state.upstream
-              return (.requestReplacement, upgraded)
-            }
-          }
-          if state.outerFinished && state.childrenFinished && state.backlog.isEmpty {
-            state.phase = .done
-            return (.complete(.finished), upgraded)
-          }
-          state.delivery.giveBack()
-          return (.idle, upgraded)
-        case .failing(let error):
-          state.phase = .done
-          return (.complete(.failure(error)), [])
-        case .cancelled, .done:
-          state.phase = .done
-          return (.release, [])
-        }
-      }
+      let (step, upgraded) = state.withLock { $0.nextStep(adding: more, replacement: &replacement) }
       for subscription in upgraded { subscription.request(.unlimited) }
       switch step {
       case .deliver(let value, let replenish):
         more = downstream.map { relay.value($0, value) } ?? .none
-        if let replenish { childSubscription(replenish)?.request(.max(1)) }
+        if let replenish { state.withLock { $0.childValueDelivered(replenish) }?.request(.max(1)) }
       case .requestReplacement:
         more = .none
         replacement?.request(.max(1))

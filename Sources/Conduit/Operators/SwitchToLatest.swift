@@ -53,14 +53,398 @@ extension Publishers.SwitchToLatest {
   where Downstream.Input == P.Output, Downstream.Failure == P.Failure
 }
 
-/// Subscribes to the upstream and to its latest publisher.
+/// The decisions of a `switchToLatest` subscription, kept apart from its calls out (DESIGN.md §3):
+/// each event updates the state under the subscription's lock and says what the subscription does
+/// once the lock is released.
 ///
-/// Downstream demand goes straight to the current inner publisher; `demand` counts what the
-/// downstream asked for and no accepted element has used yet, so that a new inner publisher is
-/// asked for exactly that much. An element from an inner publisher that has been replaced is
-/// dropped. Calls into the downstream never overlap: a cancelled inner publisher may still be
-/// delivering on another thread when the new one starts, so whichever thread claims delivery
-/// (see `DeliveryOwnership`) owns the downstream, and others queue their element for it.
+/// Children are numbered in the order the upstream sends their publishers, and only the latest,
+/// `currentID`, counts: an element or a completion from one that has been replaced is dropped.
+/// `demand` counts what the downstream asked for and no accepted element has used yet, so that a
+/// new child is asked for exactly that much. Elements reach the downstream from the children and
+/// from the downstream's requests, possibly on different threads (a replaced child may still be
+/// delivering when the new one starts); the call that claims `delivery` (see
+/// `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do until there is nothing
+/// more, where `nextStep` gives delivery back. Others queue their element in `backlog` for it.
+///
+/// An event that hands the subscription another subscription to call (the replaced child to
+/// cancel, the latest child to forward demand to) does so through an `inout` parameter rather
+/// than inside its action: an existential inside the lock's generic result would be copied
+/// through the runtime's generic witnesses.
+@usableFromInline
+struct SwitchToLatestStateMachine<Value, Failure: Error> {
+  @usableFromInline
+  typealias Phase = FlatteningPhase<Failure>
+
+  /// What the subscription lets go of when the stream fails or is cancelled: the subscriptions to
+  /// cancel (the child first, as Combine cancels them), the scalar value held back and the values
+  /// not delivered, whose deinits may call back into it.
+  @usableFromInline
+  typealias Detached = DetachedState<Value, Value>
+
+  /// What to do for a scalar child (see `ScalarPublisher`), whose value is known without a
+  /// subscription.
+  @usableFromInline
+  enum ScalarAction {
+    case none
+    /// This call owns delivery: deliver the value, then drain. The child finishes where the
+    /// drain would give delivery back, as a subscribed child would finish once it had.
+    case deliver(Value)
+    /// Child `child`, just made the latest, completes without a value; its completion is
+    /// reported as a subscribed child's is, through `childCompletion`.
+    case complete(child: Int, Subscribers.Completion<Failure>)
+  }
+
+  /// What to do with an element from a subscribed child.
+  @usableFromInline
+  enum ChildValueAction {
+    /// Dropped (its child was replaced), or queued for the call that owns delivery.
+    case none
+    /// This call owns delivery: deliver the element, then report it with `childValueDelivered`.
+    case deliver
+  }
+
+  /// What to do once a child's element has been delivered by the call it arrived on.
+  @usableFromInline
+  enum DeliveredAction {
+    /// Delivery is given back: the demand the downstream returned goes back to the child as the
+    /// demand its `receive(_:)` returns.
+    case returnDemand
+    /// Drain, with the demand the downstream returned.
+    case drain
+  }
+
+  /// What to do after a completion or a cancel.
+  @usableFromInline
+  enum Action {
+    case none
+    /// This call owns delivery: drain.
+    case drain
+    /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
+    case detach(Detached, drains: Bool)
+  }
+
+  /// What the owner of delivery does next, and whether it first hands the demand the downstream
+  /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`
+  /// beside the step spares the owner reading the optional existential when there is nothing to
+  /// forward, which is every step of an unlimited subscriber's.
+  @usableFromInline
+  typealias Work = (step: Step, forwardsDemand: Bool)
+
+  /// What the owner of delivery delivers next.
+  @usableFromInline
+  enum Step {
+    case deliver(Value)
+    case complete(Subscribers.Completion<Failure>)
+    /// The stream was cancelled while this call delivered: let the downstream go.
+    case release
+    /// Nothing more to deliver; delivery has been given back.
+    case idle
+  }
+
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  /// The latest child, until it finishes.
+  @usableFromInline
+  var currentID: Int?
+  /// The latest child's subscription, once it has arrived.
+  @usableFromInline
+  var current: (any Subscription)?
+  /// The value of the latest child when it is a scalar one whose value waits for demand, as it
+  /// would wait in an unrequested subscription.
+  @usableFromInline
+  var pendingScalar: Value?
+  @usableFromInline
+  var nextID = 0
+  /// Requested by the downstream and not yet used by an accepted element.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// Accepted elements waiting for the call that owns delivery.
+  @usableFromInline
+  var backlog = ValueQueue<Value>()
+  /// Which call owns the downstream.
+  @usableFromInline
+  var delivery = DeliveryOwnership()
+  /// The scalar child whose value the owner of delivery is delivering: it finishes where the
+  /// owner's drain would give delivery back, and the owner keeps delivery for what follows.
+  @usableFromInline
+  var finishing: Int?
+  /// Whether the children are scalar ones: every child is of one publisher type, so either all
+  /// are or none is.
+  @usableFromInline
+  let childrenAreScalar: Bool
+
+  @inlinable
+  init(childrenAreScalar: Bool) {
+    self.childrenAreScalar = childrenAreScalar
+  }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription: returns the demand to ask of it, or `nil` to cancel it (a
+  /// second one, or one after the end).
+  @inlinable
+  mutating func receiveSubscription(_ subscription: any Subscription) -> Subscribers.Demand? {
+    guard phase.takeSubscription() else { return nil }
+    upstream = subscription
+    return .unlimited
+  }
+
+  /// A publisher from the upstream, to subscribe to: returns the id of its child, or `nil` to
+  /// ignore it. `previous` receives the replaced child's subscription, to cancel first.
+  @inlinable
+  mutating func outerValue(cancelling previous: inout (any Subscription)?) -> Int? {
+    guard phase.takesUpstreamValues else { return nil }
+    let id = nextID
+    nextID += 1
+    swap(&previous, &current)
+    switchTo(id)
+    return id
+  }
+
+  /// A scalar publisher from the upstream: what subscribing to it would do, without the
+  /// subscription. The child would ask for the outstanding demand, send its value when that is
+  /// not zero, and finish right after it. Every child being scalar here, none has a subscription
+  /// to cancel.
+  @inlinable
+  mutating func outerScalar(_ outcome: ScalarOutcome<Value, Failure>) -> ScalarAction {
+    guard phase.takesUpstreamValues else { return .none }
+    let id = nextID
+    nextID += 1
+    switchTo(id)
+    switch outcome {
+    case .value(let value): return acceptScalar(value, id: id)
+    case .finished: return .complete(child: id, .finished)
+    case .failure(let error): return .complete(child: id, .failure(error))
+    case .silent: return .none
+    }
+  }
+
+  /// The upstream's completion. A finish ends the stream once the latest child has finished; a
+  /// failure ends it at once, cancelling the latest child.
+  @inlinable
+  mutating func outerCompletion(_ completion: Subscribers.Completion<Failure>) -> Action {
+    switch completion {
+    case .finished:
+      guard phase.finishOuter() else { return .none }
+      upstream = nil
+      return currentID == nil && delivery.claim() ? .drain : .none
+    case .failure(let error):
+      guard phase.isActive else { return .none }
+      return fail(error, includingUpstream: false, includingCurrent: true)
+    }
+  }
+
+  // MARK: Children
+
+  /// Child `id`'s subscription: returns the demand to ask of it (none to ask when `.none`), or
+  /// `nil` to cancel it, when the child is no longer the latest or already has one.
+  @inlinable
+  mutating func childSubscription(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
+    guard phase.isActive, currentID == id, current == nil else { return nil }
+    current = subscription
+    return demand
+  }
+
+  /// An element from child `id`; queued in `backlog` when another call owns delivery.
+  @inlinable
+  mutating func childValue(_ id: Int, _ value: Value) -> ChildValueAction {
+    guard phase.isActive, currentID == id else { return .none }
+    // The latest child was asked for exactly the demand outstanding; Combine stops here too.
+    precondition(
+      demand != .none,
+      "switchToLatest(): an inner publisher sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
+    )
+    takeOne()
+    guard delivery.claim() else {
+      backlog.append(value)
+      return .none
+    }
+    return .deliver
+  }
+
+  /// The downstream took child `id`'s element and returned `more`. As in Combine, `more` goes
+  /// back to the child as what its `receive(_:)` returns when that child is still the latest
+  /// (even before its subscription arrived) and nothing else waits; otherwise the drain asks
+  /// for it.
+  @inlinable
+  mutating func childValueDelivered(_ id: Int, returned more: Subscribers.Demand) -> DeliveredAction {
+    guard phase.isActive, currentID == id, backlog.isEmpty, pendingScalar == nil else { return .drain }
+    demand += more
+    delivery.giveBack()
+    return .returnDemand
+  }
+
+  /// Child `id`'s completion, which counts only while it is the latest. Checked and acted on in
+  /// one critical section: a child that the upstream switched to in between would otherwise be
+  /// forgotten without being cancelled.
+  @inlinable
+  mutating func childCompletion(_ id: Int, _ completion: Subscribers.Completion<Failure>) -> Action {
+    guard phase.isActive, currentID == id else { return .none }
+    // A child that completes without having sent its subscription breaks the contract, and
+    // Combine stops too. A scalar child has none, being never subscribed to.
+    precondition(
+      current != nil || childrenAreScalar,
+      "switchToLatest(): an inner publisher completed before sending its subscription; a publisher must call receive(subscription:) first"
+    )
+    // A child that completes needs no cancel.
+    current = nil
+    switch completion {
+    case .finished:
+      currentID = nil
+      return phase.outerFinished && delivery.claim() ? .drain : .none
+    case .failure(let error):
+      return fail(error, includingUpstream: true, includingCurrent: false)
+    }
+  }
+
+  // MARK: Downstream
+
+  /// A request from the downstream. It goes straight to the latest child, through `forward`; a
+  /// scalar value that waits for it is accepted now.
+  @inlinable
+  mutating func request(
+    _ more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
+  ) -> ScalarAction {
+    guard phase.isActive else { return .none }
+    demand += more
+    if let value = pendingScalar, let id = currentID {
+      pendingScalar = nil
+      return acceptScalar(value, id: id)
+    }
+    forward = current
+    return .none
+  }
+
+  /// The downstream's cancel: the upstream and the latest child are cancelled, and the call that
+  /// claims delivery lets the downstream go.
+  @inlinable
+  mutating func cancel() -> Action {
+    guard case .terminal = phase else {
+      phase = .terminal
+      let detached = detachAll(includingUpstream: true, includingCurrent: true)
+      return .detach(detached, drains: delivery.claim())
+    }
+    return .none
+  }
+
+  // MARK: Delivery
+
+  /// Asked by the owner of delivery, after a call into the downstream returned `more`: adds
+  /// `more` to the demand and hands it to the latest child through `forward`, then says what to
+  /// deliver: the backlog, then a scalar value that waits for that demand, then the finish once
+  /// the upstream and the latest child have both finished. Once it gives delivery back, the step
+  /// is still performed, for the demand it forwards.
+  @inlinable
+  mutating func nextStep(
+    adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
+  ) -> DeliveryStep<Work> {
+    switch phase {
+    case .awaitingSubscription, .subscribed, .outerFinished:
+      var forwards = false
+      if more != .none {
+        demand += more
+        if current != nil {
+          forward = current
+          forwards = true
+        }
+      }
+      if let value = backlog.popFirst() { return .perform((.deliver(value), forwards)) }
+      if let finished = finishing {
+        finishing = nil
+        // Unless the upstream has sent a newer publisher meanwhile.
+        if currentID == finished { currentID = nil }
+      }
+      // The backlog is empty: a scalar value waits only while its child is the latest and
+      // nothing of it was accepted.
+      if more != .none, let value = pendingScalar, let id = currentID {
+        pendingScalar = nil
+        takeOne()
+        finishing = id
+        return .perform((.deliver(value), forwards))
+      }
+      if phase.outerFinished && currentID == nil {
+        phase = .terminal
+        return .performAndStop((.complete(.finished), forwards))
+      }
+      delivery.giveBack()
+      return .performAndStop((.idle, forwards))
+    case .failing(let error):
+      phase = .terminal
+      return .performAndStop((.complete(.failure(error)), false))
+    case .terminal:
+      return .performAndStop((.release, false))
+    }
+  }
+
+  // MARK: Helpers
+
+  /// Makes child `id` the latest one, dropping what the previous one had sent and was not yet
+  /// delivered; the demand that took goes to the new one.
+  @inlinable
+  mutating func switchTo(_ id: Int) {
+    pendingScalar = nil
+    if demand != .unlimited { demand += backlog.count }
+    backlog.removeAll()
+    currentID = id
+  }
+
+  /// What a subscription to scalar child `id`, the latest, does with its value: it sends it at
+  /// the first demand, and finishes right after.
+  @inlinable
+  mutating func acceptScalar(_ value: Value, id: Int) -> ScalarAction {
+    if demand == .none {
+      pendingScalar = value
+      return .none
+    }
+    takeOne()
+    guard delivery.claim() else {
+      backlog.append(value)
+      // Finished; the call that owns delivery completes if the upstream has finished.
+      currentID = nil
+      return .none
+    }
+    finishing = id
+    return .deliver(value)
+  }
+
+  @inlinable
+  mutating func takeOne() {
+    if demand != .unlimited { demand -= 1 }
+  }
+
+  /// Fails with `error`, from the upstream (which needs no cancel) or from the latest child
+  /// (which does not either).
+  @inlinable
+  mutating func fail(_ error: Failure, includingUpstream: Bool, includingCurrent: Bool) -> Action {
+    phase = .failing(error)
+    let detached = detachAll(includingUpstream: includingUpstream, includingCurrent: includingCurrent)
+    return .detach(detached, drains: delivery.claim())
+  }
+
+  /// Forgets the upstream and the latest child; returns the subscriptions to cancel, the child's
+  /// first, with the values not delivered, for the caller to let go of after the lock.
+  @inlinable
+  mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> Detached {
+    var detached = Detached()
+    if includingCurrent, let current { detached.cancelled.append(current) }
+    if includingUpstream, let upstream { detached.cancelled.append(upstream) }
+    upstream = nil
+    current = nil
+    currentID = nil
+    swap(&pendingScalar, &detached.held)
+    swap(&backlog, &detached.backlog)
+    return detached
+  }
+}
+
+/// Subscribes to the upstream and to its latest publisher; its decisions are a
+/// `SwitchToLatestStateMachine`'s.
+///
+/// Downstream demand goes straight to the current inner publisher, and a new inner publisher is
+/// asked for what is outstanding. Calls into the downstream never overlap: whichever call claims
+/// delivery (see `DeliveryOwnership`) owns the downstream.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -80,130 +464,13 @@ where
   /// The kind of the inner publishers.
   @usableFromInline
   typealias P = Types.Input
-
   @usableFromInline
-  typealias Phase = FlatteningPhase<Failure>
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase = Phase.active
-    @usableFromInline
-    var upstream: (any Subscription)?
-    @usableFromInline
-    var upstreamReceived = false
-    @usableFromInline
-    var outerFinished = false
-    /// The latest inner publisher's child, until it finishes.
-    @usableFromInline
-    var currentID: Int?
-    /// The latest inner publisher's subscription, once it has arrived.
-    @usableFromInline
-    var current: (any Subscription)?
-    /// The value of the latest inner publisher when it is a scalar publisher whose value waits
-    /// for demand, as it would wait in an unrequested subscription.
-    @usableFromInline
-    var pendingScalar: P.Output?
-    @usableFromInline
-    var nextID = 0
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    /// Accepted elements waiting for the delivering thread.
-    @usableFromInline
-    var backlog = ValueQueue<P.Output>()
-    /// Which thread owns the downstream (see `DeliveryOwnership`).
-    @usableFromInline
-    var delivery = DeliveryOwnership()
-
-    @inlinable
-    init() {}
-
-    /// Forgets the upstream and the current child; returns the subscriptions to cancel (the
-    /// child first, as Combine cancels them), with the values not delivered, for the caller to
-    /// let go of after the lock.
-    @inlinable
-    mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> Detached {
-      var detached = Detached()
-      if includingCurrent, let current { detached.cancelled.append(current) }
-      if includingUpstream, let upstream { detached.cancelled.append(upstream) }
-      upstream = nil
-      current = nil
-      currentID = nil
-      swap(&pendingScalar, &detached.held)
-      swap(&backlog, &detached.backlog)
-      return detached
-    }
-
-    /// What `detachAll` lets go of: the scalar value held back and the values not delivered.
-    @usableFromInline
-    typealias Detached = DetachedState<P.Output, P.Output>
-
-    /// Makes child `id` the latest one, dropping the previous one with the elements it had
-    /// sent that were not yet delivered; the demand they had taken goes to the new one.
-    /// Returns the previous subscription, to cancel.
-    @inlinable
-    mutating func switchTo(_ id: Int) -> (any Subscription)? {
-      let previous = current
-      current = nil
-      switchToScalar(id)
-      return previous
-    }
-
-    /// `switchTo(_:)` for an operator whose inner publishers are scalar publishers, which
-    /// never have a subscription: an existential moved for nothing costs calls into the
-    /// runtime.
-    @inlinable
-    mutating func switchToScalar(_ id: Int) {
-      pendingScalar = nil
-      if demand != .unlimited { demand += backlog.count }
-      backlog.removeAll()
-      currentID = id
-    }
-
-    /// What a subscription to the scalar publisher `id`, the latest one, does with its value:
-    /// it sends it at the first demand, and finishes right after.
-    @inlinable
-    mutating func acceptScalar(_ value: P.Output, id: Int) -> ScalarArrival {
-      if demand == .none {
-        pendingScalar = value
-        return .waiting
-      }
-      if demand != .unlimited { demand -= 1 }
-      guard delivery.claim() else {
-        backlog.append(value)
-        // Finished; the thread that owns delivery completes if the upstream has finished.
-        currentID = nil
-        return .queued
-      }
-      return .deliver(value, finishing: id)
-    }
-  }
-
-  @usableFromInline
-  enum ScalarArrival {
-    /// Taken by the thread that owns delivery, or waiting for demand.
-    case queued
-    case waiting
-    /// This thread owns delivery: deliver the value, then finish child `finishing`.
-    case deliver(P.Output, finishing: Int)
-    /// Switched to child `id`, which sends no value.
-    case switched(Int)
-    case ignored
-  }
-
-  @usableFromInline
-  enum Step {
-    /// Deliver a value; `finishing` is a scalar child to finish once it has been delivered.
-    case deliver(P.Output, finishing: Int?)
-    case complete(Subscribers.Completion<Failure>)
-    case release
-    case idle
-  }
+  typealias Machine = SwitchToLatestStateMachine<P.Output, Failure>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state = Locked(State())
-  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
+  let state: Locked<Machine>
+  // Owned by the call that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   @usableFromInline
@@ -233,114 +500,46 @@ where
     self.downstream = downstream
     handle = SubscriptionRequest.dispatcher()
     relay = DownstreamRelay()
-    scalar = ScalarReader()
+    let scalar = ScalarReader<P>()
+    self.scalar = scalar
+    state = Locked(Machine(childrenAreScalar: scalar.read != nil))
   }
 
   // MARK: Upstream
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let accepted = state.withLock { state -> Bool in
-      guard case .active = state.phase, !state.upstreamReceived else { return false }
-      state.upstreamReceived = true
-      state.upstream = subscription
-      return true
-    }
-    guard accepted else {
+    guard let demand = state.withLock({ $0.receiveSubscription(subscription) }) else {
       subscription.cancel()
       return
     }
-    subscription.request(.unlimited)
+    subscription.request(demand)
   }
 
   @inlinable
   func receive(_ input: P) -> Subscribers.Demand {
     if let read = scalar.read {
-      receiveScalar(read(input))
+      let outcome = read(input)
+      perform(state.withLock { $0.outerScalar(outcome) })
       return .none
     }
-    // The previous subscription leaves through a captured variable: an existential inside the
-    // lock's generic result would be copied through the runtime's generic witnesses.
     var previous: (any Subscription)?
-    let switched = state.withLock { state -> Int? in
-      guard case .active = state.phase, !state.outerFinished else { return nil }
-      let id = state.nextID
-      state.nextID += 1
-      previous = state.switchTo(id)
-      return id
-    }
-    guard let id = switched else { return .none }
+    guard let id = state.withLock({ $0.outerValue(cancelling: &previous) }) else { return .none }
     previous?.cancel()
     input.subscribe(ChildSubscriber(parent: self, id: id))
     return .none
   }
 
-  // MARK: Scalar children
-
-  /// Does what subscribing to a scalar publisher would, without the subscription: the child is
-  /// asked for the outstanding demand when it is subscribed, sends its value when that is not
-  /// zero, and finishes right after it.
-  @inlinable
-  func receiveScalar(_ outcome: ScalarOutcome<P.Output, Failure>) {
-    // Every inner publisher is of type `P`, a scalar type here, so none ever has a
-    // subscription: there is no previous one to cancel, and nothing can happen between the
-    // switch and the new child being subscribed and sending its value.
-    let arrival = state.withLock { state -> ScalarArrival in
-      guard case .active = state.phase, !state.outerFinished else { return .ignored }
-      let id = state.nextID
-      state.nextID += 1
-      state.switchToScalar(id)
-      guard case .value(let value) = outcome else { return .switched(id) }
-      return state.acceptScalar(value, id: id)
-    }
-    switch arrival {
-    case .queued, .waiting, .ignored:
-      return
-    case .deliver(let value, let finishing):
-      deliverScalar(value, finishing: finishing)
-    case .switched(let id):
-      switch outcome {
-      case .value: break
-      case .finished: childCompleted(id, .finished)
-      case .failure(let error): childCompleted(id, .failure(error))
-      case .silent: break
-      }
-    }
-  }
-
-  /// Delivers the value of scalar child `id` while this thread owns delivery.
-  @inlinable
-  func deliverScalar(_ value: P.Output, finishing id: Int) {
-    let more = downstream.map { relay.value($0, value) } ?? .none
-    drain(more: more, finishing: id)
-  }
-
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished:
-      let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase, !state.outerFinished else { return false }
-        state.outerFinished = true
-        state.upstream = nil
-        return state.currentID == nil && state.delivery.claim()
-      }
-      if owns { drain(more: .none) }
-    case .failure(let error):
-      fail(error, fromChild: nil)
-    }
+    perform(state.withLock { $0.outerCompletion(completion) })
   }
 
   // MARK: Children
 
   @inlinable
   func childSubscribed(_ id: Int, _ subscription: any Subscription) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
-      guard case .active = state.phase, state.currentID == id, state.current == nil else { return nil }
-      state.current = subscription
-      return state.demand
-    }
-    guard let demand else {
+    guard let demand = state.withLock({ $0.childSubscription(id, subscription) }) else {
       subscription.cancel()
       return
     }
@@ -349,53 +548,20 @@ where
 
   @inlinable
   func childReceived(_ id: Int, _ value: P.Output) -> Subscribers.Demand {
-    let owns = state.withLock { state -> Bool in
-      guard case .active = state.phase, state.currentID == id else { return false }
-      // The latest publisher was asked for exactly the demand outstanding; Combine stops here
-      // too.
-      precondition(
-        state.demand != .none,
-        "switchToLatest(): an inner publisher sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
-      )
-      if state.demand != .unlimited { state.demand -= 1 }
-      guard state.delivery.claim() else {
-        state.backlog.append(value)
-        return false
-      }
-      return true
-    }
-    guard owns else { return .none }
+    guard case .deliver = state.withLock({ $0.childValue(id, value) }) else { return .none }
     let more = downstream.map { relay.value($0, value) } ?? .none
-    // As in Combine, what the downstream returned goes back to the inner publisher as the
-    // demand its `receive(_:)` returns, when that publisher is still the latest (even before
-    // its subscription arrived) and nothing else waits; otherwise the drain asks for it.
-    let returned = state.withLock { state -> Bool in
-      guard case .active = state.phase, state.currentID == id, state.backlog.isEmpty, state.pendingScalar == nil
-      else { return false }
-      state.demand += more
-      state.delivery.giveBack()
-      return true
+    switch state.withLock({ $0.childValueDelivered(id, returned: more) }) {
+    case .returnDemand:
+      return more
+    case .drain:
+      drain(more: more)
+      return .none
     }
-    if returned { return more }
-    drain(more: more)
-    return .none
   }
 
   @inlinable
   func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
-    switch completion {
-    case .finished:
-      let owns = state.withLock { state -> Bool in
-        guard case .active = state.phase, state.currentID == id else { return false }
-        assertSubscribed(state.current != nil)
-        state.currentID = nil
-        state.current = nil
-        return state.outerFinished && state.delivery.claim()
-      }
-      if owns { drain(more: .none) }
-    case .failure(let error):
-      fail(error, fromChild: id)
-    }
+    perform(state.withLock { $0.childCompletion(id, completion) })
   }
 
   // MARK: Downstream
@@ -413,148 +579,91 @@ where
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    // The subscription leaves through a captured variable; see `receive(_:)`.
     var current: (any Subscription)?
-    let arrival = state.withLock { state -> ScalarArrival in
-      guard case .active = state.phase else { return .ignored }
-      state.demand += demand
-      if let value = state.pendingScalar, let id = state.currentID {
-        state.pendingScalar = nil
-        return state.acceptScalar(value, id: id)
-      }
-      current = state.current
-      return .ignored
-    }
+    let action = state.withLock { $0.request(demand, forwardingTo: &current) }
     current?.request(demand)
-    if case .deliver(let value, let finishing) = arrival { deliverScalar(value, finishing: finishing) }
+    perform(action)
   }
 
   @inlinable
   func handleCancel() {
-    let ended = state.withLock { state -> (State.Detached, Bool)? in
-      switch state.phase {
-      case .active, .failing: break
-      case .cancelled, .done: return nil
-      }
-      state.phase = .cancelled
-      return (state.detachAll(includingUpstream: true, includingCurrent: true), state.delivery.claim())
-    }
-    guard let (detached, owns) = ended else { return }
-    for subscription in detached.cancelled { subscription.cancel() }
-    if owns { drain(more: .none) }
-  }
-
-  /// Stops the program if the latest child, completing, never sent its subscription: that
-  /// breaks the contract, and Combine stops too. A scalar child has none, being never subscribed
-  /// to; every inner publisher is of type `P`, so either all are scalar or none is.
-  @inlinable
-  func assertSubscribed(_ subscribed: Bool) {
-    precondition(
-      subscribed || scalar.read != nil,
-      "switchToLatest(): an inner publisher completed before sending its subscription; a publisher must call receive(subscription:) first"
-    )
+    perform(state.withLock { $0.cancel() })
   }
 
   // MARK: Delivery
 
-  /// Fails with `error` from the upstream (`child` nil) or from child `child`, which counts only
-  /// while it is the current child. Checked and acted on under one lock: a child that the
-  /// upstream switched to in between would otherwise be forgotten without being cancelled.
   @inlinable
-  func fail(_ error: Failure, fromChild child: Int?) {
-    let ended = state.withLock { state -> (State.Detached, Bool)? in
-      guard case .active = state.phase else { return nil }
-      if let child {
-        guard state.currentID == child else { return nil }
-        assertSubscribed(state.current != nil)
-        // The child that failed needs no cancel.
-        state.current = nil
-      }
-      state.phase = .failing(error)
-      let detached = state.detachAll(includingUpstream: child != nil, includingCurrent: child == nil)
-      return (detached, state.delivery.claim())
+  func perform(_ action: Machine.ScalarAction) {
+    switch action {
+    case .none:
+      break
+    case .deliver(let value):
+      let more = downstream.map { relay.value($0, value) } ?? .none
+      drain(more: more)
+    case .complete(let id, let completion):
+      childCompleted(id, completion)
     }
-    guard let (detached, owns) = ended else { return }
-    for subscription in detached.cancelled { subscription.cancel() }
-    if owns { drain(more: .none) }
   }
 
-  /// Runs while this thread owns delivery: passes the demand the downstream just returned to
-  /// the current publisher, delivers queued elements, and completes when everything has
-  /// finished.
-  ///
-  /// `finishing` is a scalar child whose value this thread just delivered. A subscribed child
-  /// would finish once this drain had let go of delivery; it finishes instead where the drain
-  /// would let go, and this thread keeps delivery for what follows. Likewise, demand that
-  /// reaches a scalar child whose value waits delivers that value here, where a subscribed
-  /// child would send it once this drain had let go.
   @inlinable
-  func drain(more initial: Subscribers.Demand, finishing initialFinishing: Int? = nil) {
+  func perform(_ action: Machine.Action) {
+    switch action {
+    case .none:
+      break
+    case .drain:
+      drain(more: .none)
+    case .detach(let detached, let drains):
+      for subscription in detached.cancelled { subscription.cancel() }
+      if drains { drain(more: .none) }
+    }
+  }
+
+  /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,
+  /// starting with the demand the downstream just returned.
+  @inlinable
+  func drain(more initial: Subscribers.Demand) {
     var more = initial
-    var finishing = initialFinishing
-    // The subscription leaves through a captured variable, touched only when there is one;
-    // see `receive(_:)`.
+    // Touched only when there is demand to forward to a subscribed child.
     var forward: (any Subscription)?
-    var forwarding = false
-    state.drain { state -> DeliveryStep<Step> in
-      switch state.phase {
-      case .active:
-        if more != .none {
-          state.demand += more
-          if state.current != nil {
-            forward = state.current
-            forwarding = true
-          }
-        }
-        if let value = state.backlog.popFirst() {
-          return .perform(.deliver(value, finishing: nil))
-        }
-        if let finished = finishing {
-          finishing = nil
-          // Unless the upstream has sent a newer publisher meanwhile.
-          if state.currentID == finished { state.currentID = nil }
-        }
-        // The backlog is empty: a scalar value waits only while its child is the latest
-        // and nothing of it was accepted.
-        if more != .none, let value = state.pendingScalar, let id = state.currentID {
-          state.pendingScalar = nil
-          if state.demand != .unlimited { state.demand -= 1 }
-          return .perform(.deliver(value, finishing: id))
-        }
-        if state.outerFinished && state.currentID == nil {
-          state.phase = .done
-          return .performAndStop(.complete(.finished))
-        }
-        state.delivery.giveBack()
-        // Performed, for the demand it forwards.
-        return .performAndStop(.idle)
-      case .failing(let error):
-        state.phase = .done
-        return .performAndStop(.complete(.failure(error)))
-      case .cancelled, .done:
-        state.phase = .done
-        return .performAndStop(.release)
-      }
-    } perform: { step in
-      if forwarding {
-        forward?.request(more)
-        forward = nil
-        forwarding = false
-      }
-      switch step {
-      case .deliver(let value, let finished):
-        if let finished { finishing = finished }
-        more = downstream.map { relay.value($0, value) } ?? .none
-      case .complete(let completion):
-        let downstream = self.downstream
-        self.downstream = nil
-        if let downstream { relay.completion(downstream, completion) }
-      case .release:
-        downstream = nil
-      case .idle:
-        break
+    // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`, as
+    // `FlatMapInner.drain` writes it: through `Locked.drain`, the loop of "5 x map { Just($0) }
+    // .switchToLatest(), per value" is not inlined.
+    while true {
+      switch state.withLock({ $0.nextStep(adding: more, forwardingTo: &forward) }) {
+      case .perform(let work):
+        more = perform(work, forwarding: more, to: &forward)
+      case .performAndStop(let work):
+        _ = perform(work, forwarding: more, to: &forward)
+        return
+      case .stop:
+        return
       }
     }
+  }
+
+  /// Performs one step of the drain: hands `more` to the latest child when the step says so,
+  /// then delivers. Returns the demand the downstream returned.
+  @inlinable @inline(__always)
+  func perform(
+    _ work: Machine.Work, forwarding more: Subscribers.Demand, to forward: inout (any Subscription)?
+  ) -> Subscribers.Demand {
+    if work.forwardsDemand {
+      forward?.request(more)
+      forward = nil
+    }
+    switch work.step {
+    case .deliver(let value):
+      return downstream.map { relay.value($0, value) } ?? .none
+    case .complete(let completion):
+      let downstream = self.downstream
+      self.downstream = nil
+      if let downstream { relay.completion(downstream, completion) }
+    case .release:
+      downstream = nil
+    case .idle:
+      break
+    }
+    return .none
   }
 }
 
