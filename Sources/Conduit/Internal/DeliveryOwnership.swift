@@ -13,7 +13,7 @@
 /// - **How the owner drains.** The owner loops: under the lock it takes the next piece of work
 ///   the state allows (a queued value with demand for it, the completion after the last value),
 ///   then performs it outside the lock, then takes the next. `Locked.drain(_:perform:)` is the
-///   loop; `FlatMap` writes the same loop out, for its benchmark (see there).
+///   loop; `FlatMap` and `SwitchToLatest` write the same loop out, for their benchmarks (see there).
 /// - **How ownership is given back.** In the same critical section in which the owner finds
 ///   nothing left to deliver, it calls `giveBack()`. So no work is ever left behind: a thread
 ///   that posts after that section claims delivery itself, and one that posted before it is

@@ -134,13 +134,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// What to do after a completion or a cancel.
   @usableFromInline
-  enum Action {
-    case none
-    /// This call owns delivery: drain.
-    case drain
-    /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
-    case detach(Detached, drains: Bool)
-  }
+  typealias Action = FlatteningAction<Transform, (child: Int, value: Value)>
 
   /// What the owner of delivery does next.
   @usableFromInline
@@ -664,15 +658,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   @inlinable
   func perform(_ action: Machine.Action) {
-    switch action {
-    case .none:
-      break
-    case .drain:
-      drain(more: .none)
-    case .detach(let detached, let drains):
-      for subscription in detached.cancelled { subscription.cancel() }
-      if drains { drain(more: .none) }
-    }
+    action.perform { drain(more: .none) }
   }
 
   /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,

@@ -115,13 +115,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// What to do after a completion or a cancel.
   @usableFromInline
-  enum Action {
-    case none
-    /// This call owns delivery: drain.
-    case drain
-    /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
-    case detach(Detached, drains: Bool)
-  }
+  typealias Action = FlatteningAction<Value, Value>
 
   /// What the owner of delivery does next, and whether it first hands the demand the downstream
   /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`
@@ -607,15 +601,7 @@ where
 
   @inlinable
   func perform(_ action: Machine.Action) {
-    switch action {
-    case .none:
-      break
-    case .drain:
-      drain(more: .none)
-    case .detach(let detached, let drains):
-      for subscription in detached.cancelled { subscription.cancel() }
-      if drains { drain(more: .none) }
-    }
+    action.perform { drain(more: .none) }
   }
 
   /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,
