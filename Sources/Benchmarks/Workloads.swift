@@ -12,6 +12,24 @@ enum Workloads {
         for value in 0..<count { subject.send(value) }
       }
     },
+    Workload(
+      "reference: one delivery per value claimed by an atomic count (subjects, combining operators)",
+      baseline: "baseline.LockedCall", target: 3, note: "a floor: the claim alone, around one opaque call"
+    ) {
+      let owner = ReferenceDelivery.Counted(deliver: opaque { blackHole($0) })
+      return measure(operations: 2_000_000) { count in
+        for value in 0..<count { owner.send(value) }
+      }
+    },
+    Workload(
+      "reference: one delivery per value claimed by a flag under a lock (DeliveryOwnership)",
+      baseline: "baseline.LockedCall", target: 3, note: "a floor: the claim alone, around one opaque call"
+    ) {
+      let owner = ReferenceDelivery.Flagged(deliver: opaque { blackHole($0) })
+      return measure(operations: 2_000_000) { count in
+        for value in 0..<count { owner.send(value) }
+      }
+    },
     Workload("PassthroughSubject.send, 100 sinks, per delivery", baseline: "baseline.LockedCall", target: 1.5) {
       let subject = PassthroughSubject<Int, Never>()
       let cancellables = (0..<100).map { _ in subject.sink { blackHole($0) } }
