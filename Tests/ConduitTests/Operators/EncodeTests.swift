@@ -149,4 +149,46 @@ struct EncodeTests {
     #expect(decodedRecorder.history == ["subscription(Decode)", "value(1)", "finished"])
     release(decoded, decodedRecorder)
   }
+
+  /// As Combine's encode, it is the subscriber's subscription: a request made while
+  /// upstream is being cancelled for an encoding error stays there, a cancel made from inside
+  /// upstream's cancel does not reach upstream again, and after a cancel a value answers
+  /// `.none`.
+  /// Evidence (OpenCombine): EncodeTests.swift `testCodingFailure` (`request(.max(42))` in `onCancel`;
+  /// subscription history `[.requested(.unlimited), .cancelled]`),
+  /// `testCancelsSubscriptionThenReleasesIt` (`recursionDepth == 1`), `testDemand` (after the
+  /// cancel, `send(42) == .none`).
+  @Test func requestsAndCancelsAroundTheEndStayHere() {
+    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
+    upstream.onCancel = { recorder.subscription?.request(.max(42)) }
+    upstream.encode(encoder: CountingEncoder(failing: true)).subscribe(recorder)
+    #expect(recorder.history == ["subscription(Encode)"])
+    _ = upstream.send(1)
+    #expect(upstream.events == [.requested(.unlimited), .cancelled])
+    upstream.onCancel = nil
+    release(upstream, recorder)
+
+    let recursive = RecordingUpstream<Int, ParityFailure>()
+    let recursiveRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .none, demandPerValue: .none)
+    var depth = 0
+    recursive.onCancel = {
+      guard depth < 5 else { return }
+      depth += 1
+      recursiveRecorder.subscription?.cancel()
+    }
+    recursive.encode(encoder: CountingEncoder(failing: false)).subscribe(recursiveRecorder)
+    recursiveRecorder.subscription?.cancel()
+    #expect(depth == 1)
+    recursive.onCancel = nil
+    release(recursive, recursiveRecorder)
+
+    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(37), demandPerValue: .max(2))
+    cancelled.encode(encoder: CountingEncoder(failing: false)).subscribe(cancelledRecorder)
+    #expect(cancelled.send(37) == .max(2))
+    cancelledRecorder.subscription?.cancel()
+    #expect(cancelled.send(42) == .none)
+    release(cancelled, cancelledRecorder)
+  }
 }

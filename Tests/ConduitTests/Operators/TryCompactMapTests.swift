@@ -172,4 +172,36 @@ struct TryCompactMapTests {
       release(upstream, recorder)
     }
   }
+
+  /// As Combine's tryCompactMap (FilterProducer), it is the subscriber's subscription: once the
+  /// closure has thrown, the subscriber's requests and cancels stop there; after a cancel, a
+  /// value upstream still sends answers `.none` and is not passed on.
+  /// Evidence (OpenCombine): CompactMapTests.swift `testTryCompactMapFailureBecauseOfThrow`
+  /// (`.subscription("TryCompactMap")`; after `request(.max(1000))` and `cancel()`, the
+  /// subscription history stays `[.requested(.max(3)), .cancelled]`), `testTryCompactMapDemand`
+  /// (FilterTests.swift `testDemand`: after the cancel, `send("8") == .none`).
+  @Test func afterAThrowAndACancelNothingMoreReachesUpstreamOrTheSubscriber() {
+    let upstream = RecordingUpstream<String, ParityFailure>()
+    let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
+    upstream
+      .tryCompactMap { text -> Int? in
+        if text == "throw" { throw ParityFailure.oops }
+        return Int(text)
+      }
+      .subscribe(recorder)
+    #expect(recorder.history == ["subscription(TryCompactMap)"])
+    #expect(upstream.send("throw") == .none)
+    recorder.subscription?.request(.max(1000))
+    recorder.subscription?.cancel()
+    #expect(upstream.events == [.requested(.max(3)), .cancelled])
+    release(upstream, recorder)
+
+    let cancelled = RecordingUpstream<String, ParityFailure>()
+    let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(5), demandPerValue: .max(80))
+    cancelled.tryCompactMap { Int($0) }.subscribe(cancelledRecorder)
+    cancelledRecorder.subscription?.cancel()
+    #expect(cancelled.send("8") == .none)
+    #expect(cancelledRecorder.history == ["subscription(TryCompactMap)"])
+    release(cancelled, cancelledRecorder)
+  }
 }

@@ -425,8 +425,7 @@ struct CurrentValueSubjectTests {
   /// once, and after every other one is cancelled, a new value reaches the other five.
   /// Evidence (OpenCombine): CurrentValueSubjectTests.swift `testMultipleSubscriptions` (eleven `.value(112)`,
   /// then five `.value(200)`). The order in which Combine interleaves these values with the
-  /// subscriptions is not kept here; see `currentValueArrivesFromInsideTheFirstRequest` in
-  /// Contracts/DifferencesFromCombineTests.swift.
+  /// subscriptions is checked by `nestedSubscribesEachGetTheValueInsideTheirRequest`.
   @Test func currentValueSubscriberSubscribingAgainFromInsideGetsTheValueOnEachSubscription() {
     let subject = CurrentValueSubject<Int, Never>(112)
     let subscriber = ResubscribingSubscriber(subscribe: { subject.subscribe($0) })
