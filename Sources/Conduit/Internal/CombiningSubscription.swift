@@ -6,9 +6,13 @@ import Synchronization
 /// Every upstream delivers through a `CombiningSide` that knows its index, which is also the
 /// index of its slot.
 ///
-/// **Ownership.** Everything the subscription keeps (the strategy and its slots, the upstream
-/// subscriptions, the downstream demand, the outputs waiting for it) belongs to whichever thread
-/// owns the subscription, and only that thread calls into the downstream. A thread takes
+/// **Decisions.** A `CombiningStateMachine` holds the state (the strategy and its slots, the
+/// upstream subscriptions, the downstream demand, the outputs waiting for it) and decides; its
+/// event methods return an action that the subscription performs: deliver an output, cancel the
+/// upstreams, complete, let go of the downstream.
+///
+/// **Ownership.** The machine belongs to whichever thread owns the subscription, and only that
+/// thread calls into the downstream. A thread takes
 /// ownership by moving `ownership` from 0 to 1: an uncontended value costs these two atomic
 /// operations and no lock. A thread that finds ownership taken, including a re-entrant call
 /// from inside the downstream's `receive`, posts its event to `inbox` and counts it in
@@ -28,8 +32,8 @@ import Synchronization
 /// time (Merge); see `CombiningStrategy.requestsOneAtATime`. Demand owed to the upstream whose
 /// `receive(_:)` is on the stack is returned from that call rather than requested.
 ///
-/// The subscription finishes once the strategy says no output can come and `ready` is empty;
-/// it fails at the first failure, dropping what waits in `ready`; either way, and on cancel,
+/// The subscription finishes once the strategy says no output can come and no output waits;
+/// it fails at the first failure, dropping the outputs that wait; either way, and on cancel,
 /// it cancels the upstreams still running and forgets them, the slots and the downstream.
 ///
 /// Generic over one `CombiningLink`, and its upstreams' subscribers over one
@@ -50,15 +54,6 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   @usableFromInline
   typealias Failure = Downstream.Failure
 
-  @usableFromInline
-  enum Phase {
-    case active
-    /// No output can come any more; the completion follows what waits in `ready`.
-    case finishing
-    /// Completed, failed or cancelled: the downstream and the upstreams are forgotten.
-    case done
-  }
-
   /// What a thread that does not own the subscription leaves for the owner.
   @usableFromInline
   enum Event {
@@ -73,30 +68,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     case noUpstreams
   }
 
-  /// What the owner asks of the upstreams once it has let go.
   @usableFromInline
-  struct Requests {
-    /// Asked of every upstream in `targets` except the one whose `receive(_:)` is on the stack.
-    @usableFromInline
-    var ask = Subscribers.Demand.none
-    /// The upstreams when the owner let go.
-    @usableFromInline
-    var targets: [(any Subscription)?] = []
-    /// The first request of upstreams that subscribed.
-    @usableFromInline
-    var starts: [(any Subscription, Subscribers.Demand)] = []
-
-    @inlinable
-    init() {}
-
-    @inlinable
-    func send(except side: Int?) {
-      for (subscription, demand) in starts { subscription.request(demand) }
-      if ask > 0 {
-        for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
-      }
-    }
-  }
+  typealias Machine = CombiningStateMachine<Strategy>
 
   /// Holds the downstream where a call into it needs no retain: the subscription references it
   /// unmanaged, and releases it when the subscription ends.
@@ -124,30 +97,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   // The state below belongs to the thread that owns the subscription (see `ownership`), which
   // makes the runtime exclusivity checks redundant.
   @usableFromInline @exclusivity(unchecked)
-  var phase = Phase.active
-  /// Holds the slots (`zip`, `combineLatest`), inline.
-  @usableFromInline @exclusivity(unchecked)
-  var strategy: Strategy
-  @usableFromInline @exclusivity(unchecked)
-  var upstreams: [(any Subscription)?]
-  @usableFromInline @exclusivity(unchecked)
-  var progress: UpstreamProgress
-  /// Outputs made and not yet delivered, with the upstream whose value made each.
-  @usableFromInline @exclusivity(unchecked)
-  var ready = ValueQueue<(source: Int, output: Output)>()
-  /// Downstream demand not yet spent.
-  @usableFromInline @exclusivity(unchecked)
-  var demand = Subscribers.Demand.none
-  /// Everything the downstream has requested: what an upstream that subscribes late is asked
-  /// for when requests are passed through.
-  @usableFromInline @exclusivity(unchecked)
-  var requested = Subscribers.Demand.none
-  /// One value at a time is over: every upstream was asked for `.unlimited`.
-  @usableFromInline @exclusivity(unchecked)
-  var upstreamsUnlimited = false
-  /// What to ask of the upstreams once the owner lets go.
-  @usableFromInline @exclusivity(unchecked)
-  var pending: Requests?
+  var machine: Machine
   /// Retained; `nil` once the subscription has ended.
   @usableFromInline @exclusivity(unchecked)
   var receiver: Unmanaged<Receiver>?
@@ -178,10 +128,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
       MemoryLayout<Strategy>.size > 0,
       "\(Strategy.self) has size zero: give it a stored property, as MergeStrategy.sized explains")
     census = CensusToken(CombiningSubscription.self, inheritingFrom: downstream)
-    self.strategy = strategy
-    upstreams = .upstreams(repeating: nil, count: upstreamCount)
+    machine = Machine(strategy: strategy, upstreamCount: upstreamCount)
     running = Locked(.upstreams(repeating: nil, count: upstreamCount))
-    progress = UpstreamProgress(upstreamCount: upstreamCount)
     receiver = Unmanaged.passRetained(Receiver(downstream))
     handle = SubscriptionRequest.dispatcher()
   }
@@ -276,31 +224,15 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
       return post(.value(combine, index: index), side: index)
     }
     var owed = Subscribers.Demand.none
-    if case .active = phase, let output = strategy.combine(value, from: index) {
-      if ready.isEmpty, demand > 0, !(Strategy.exhaustsOnValues && strategy.isExhausted(progress)) {
-        // Nothing waits: the output goes straight down.
-        demand -= 1
-        deliver(output, source: index, side: index, owed: &owed)
-      } else {
-        keep(output, source: index)
-      }
-    }
-    if isSettled, ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+    let output = machine.takesValues ? machine.strategy.combine(value, from: index) : nil
+    let (action, delivery) = machine.value(output, from: index, direct: true)
+    if let delivery { deliver(delivery, side: index, owed: &owed) }
+    perform(action, side: index, owed: &owed)
+    if machine.isSettled, ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
       return owed
     }
     own(held: 1, side: index, owed: &owed)
     return owed
-  }
-
-  /// Whether the owner has nothing left to do but let go, as long as nothing was posted: no
-  /// output it could deliver, no completion due, nothing to ask of the upstreams.
-  @inlinable @inline(__always)
-  var isSettled: Bool {
-    switch phase {
-    case .active: return pending == nil && (ready.isEmpty || demand == .none)
-    case .finishing: return false
-    case .done: return pending == nil
-    }
   }
 
   @inlinable
@@ -335,34 +267,30 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   }
 
   /// Runs as the owner until nothing is left to do, then lets go, and only then asks the
-  /// upstreams for what the owner decided to ask. `held` is how much of `ownership` the caller has
-  /// accounted for.
+  /// upstreams for what the machine decided to ask. `held` is how much of `ownership` the caller
+  /// has accounted for.
   @inlinable
   func own(held: Int, side: Int?, owed: inout Subscribers.Demand) {
     var held = held
     while true {
       pump(held: &held, side: side, owed: &owed)
       // An optional, so that the usual case, with nothing to ask, builds and releases no arrays.
-      var outgoing: Requests? = nil
-      if pending != nil {
-        swap(&outgoing, &pending)
-        if outgoing!.ask > 0 { outgoing!.targets = upstreams }
-      }
+      let outgoing = machine.takeRequests()
       let (released, current) = ownership.compareExchange(
         expected: held, desired: 0, ordering: .acquiringAndReleasing)
       if released {
         outgoing?.send(except: Strategy.returnsDemandToSender ? side : nil)
         return
       }
-      // Still the owner: what was to be asked stays pending, for the next attempt.
-      if outgoing != nil { swap(&outgoing, &pending) }
+      // Still the owner: what was to be asked is asked on the next attempt.
+      if let outgoing { machine.restore(outgoing) }
       held = current
       absorb(side: side, owed: &owed)
     }
   }
 
-  /// Delivers what waits in `ready` while the downstream has demand, then the completion once it
-  /// is due, handling what was posted before each output.
+  /// Delivers what waits while the downstream has demand, then the completion once it is due,
+  /// handling what was posted before each output.
   @inlinable
   func pump(held: inout Int, side: Int?, owed: inout Subscribers.Demand) {
     while true {
@@ -371,22 +299,10 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
         held = current
         absorb(side: side, owed: &owed)
       }
-      switch phase {
-      case .done:
-        return
-      case .active, .finishing:
-        if demand > 0, let next = ready.popFirst() {
-          demand -= 1
-          deliver(next.output, source: next.source, side: side, owed: &owed)
-          continue
-        }
-        if case .finishing = phase, ready.isEmpty {
-          end(.done)
-          complete(.finished)
-        }
-        return
-      }
+      guard let delivery = machine.next(side: side) else { break }
+      deliver(delivery, side: side, owed: &owed)
     }
+    perform(machine.settle(), side: side, owed: &owed)
   }
 
   /// Handles every event posted so far.
@@ -401,129 +317,83 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     }
   }
 
-  /// Handles one event as the owner. An output it makes waits in `ready`, for `pump`.
+  /// Handles one event as the owner. An output it makes waits, for `pump`.
   @inlinable
   func apply(_ event: Event, side: Int?, owed: inout Subscribers.Demand) {
     switch event {
     case .value(let combine, let index):
-      guard case .active = phase, let output = combine(&strategy) else { return }
-      keep(output, source: index)
+      let output = machine.takesValues ? combine(&machine.strategy) : nil
+      perform(machine.value(output, from: index, direct: false).action, side: side, owed: &owed)
     case .subscription(let subscription, let index):
-      guard case .active = phase, upstreams[index] == nil, !progress.finished[index],
-        register(subscription, at: index)
-      else {
-        subscription.cancel()
-        return
-      }
-      upstreams[index] = subscription
-      let first: Subscribers.Demand
-      if Strategy.requestsOneAtATime {
-        first = upstreamsUnlimited ? .unlimited : .max(1)
+      if machine.admits(at: index), register(subscription, at: index) {
+        machine.attach(subscription, at: index)
       } else {
-        // What is still to be asked of the other upstreams is asked of this one too.
-        first = requested - (pending?.ask ?? .none)
+        subscription.cancel()
       }
-      if first > 0 { note { $0.starts.append((subscription, first)) } }
     case .completion(let completion, let index):
-      guard case .active = phase else { return }
-      upstreams[index] = nil
-      progress.markFinished(index)
+      let finished: Bool
       switch completion {
-      case .finished:
-        running.withLock { $0?[index] = nil }
-        if strategy.isExhausted(progress) { end(.finishing) }
-      case .failure:
-        // `end` cancels what is still registered as running.
-        if !Strategy.cancelsFailedUpstream { running.withLock { $0?[index] = nil } }
-        end(.done)
-        complete(completion)
+      case .finished: finished = true
+      case .failure: finished = false
       }
+      perform(machine.completion(finished: finished, at: index), failure: completion, side: side, owed: &owed)
     case .demand(let more):
-      addDemand(more, side: side, owed: &owed)
+      owed += machine.demand(more, side: side)
     case .cancel:
-      switch phase {
-      case .done: return
-      case .active, .finishing:
-        end(.done)
-        receiver?.release()
-        receiver = nil
-      }
+      perform(machine.cancel(), side: side, owed: &owed)
     case .noUpstreams:
-      if case .active = phase, strategy.isExhausted(progress) { end(.finishing) }
+      perform(machine.noUpstreams(), side: side, owed: &owed)
     }
   }
 
-  // MARK: Owner's work
+  // MARK: Actions
 
-  /// Adds to what the upstreams are to be asked once the owner lets go.
-  @inlinable
-  func note(_ change: (inout Requests) -> Void) {
-    if pending == nil { pending = Requests() }
-    change(&pending!)
-  }
-
-  /// Keeps an output for when the downstream has demand (a combineLatest drops what no demand
-  /// would take), and starts finishing once no output can come.
-  @inlinable
-  func keep(_ output: Output, source: Int) {
-    if !Strategy.dropsOutputWithoutDemand || demand > ready.count {
-      ready.append((source, output))
-    }
-    if strategy.isExhausted(progress) { end(.finishing) }
-  }
-
-  /// Sends one output downstream, whose demand the caller has already spent.
+  /// Does what the machine decided. `failure` is the completion behind a `.fail`.
   @inlinable @inline(__always)
-  func deliver(
-    _ output: Output, source: Int, side: Int?, owed: inout Subscribers.Demand
+  func perform(
+    _ action: CombiningAction, failure: Subscribers.Completion<Failure>? = nil, side: Int?,
+    owed: inout Subscribers.Demand
   ) {
-    if Strategy.requestsOneAtATime, !upstreamsUnlimited, case .active = phase, let upstream = upstreams[source] {
-      // A merge asks for the next value as its output goes down, as Combine does, rather than
-      // when the owner lets go: an upstream that drops what it cannot send (a subject) would
-      // otherwise go without demand for longer. A synchronous upstream that delivers from
-      // inside `request` finds the subscription owned and leaves its value in the inbox.
-      if source == side { owed += 1 } else { upstream.request(.max(1)) }
+    switch action {
+    case .none:
+      break
+    case .stopUpstreams:
+      cancelRunningUpstreams()
+    case .forget(let index, let stopping):
+      running.withLock { $0?[index] = nil }
+      if stopping { cancelRunningUpstreams() }
+    case .fail(let forgetting):
+      if let forgetting { running.withLock { $0?[forgetting] = nil } }
+      cancelRunningUpstreams()
+      if let failure { complete(failure) }
+    case .finish:
+      cancelRunningUpstreams()
+      complete(.finished)
+    case .release:
+      cancelRunningUpstreams()
+      receiver?.release()
+      receiver = nil
+    }
+  }
+
+  /// Sends one output downstream, whose demand the machine has already spent.
+  @inlinable @inline(__always)
+  func deliver(_ delivery: Machine.Delivery, side: Int?, owed: inout Subscribers.Demand) {
+    // A merge asks for the next value as its output goes down, as Combine does, rather than
+    // when the owner lets go: an upstream that drops what it cannot send (a subject) would
+    // otherwise go without demand for longer. A synchronous upstream that delivers from inside
+    // `request` finds the subscription owned and leaves its value in the inbox.
+    switch delivery.next {
+    case .none:
+      break
+    case .owed:
+      owed += 1
+    case .request(let source):
+      machine.upstreams[source]?.request(.max(1))
     }
     guard let receiver else { return }
-    let more = receiver._withUnsafeGuaranteedRef { $0.downstream.receive(output) }
-    if more > 0 { addDemand(more, side: side, owed: &owed) }
-  }
-
-  /// Counts `more` downstream demand and notes what to ask of the upstreams. The part owed to
-  /// upstream `side`, whose `receive(_:)` is on the stack, is returned instead.
-  @inlinable
-  func addDemand(_ more: Subscribers.Demand, side: Int?, owed: inout Subscribers.Demand) {
-    switch phase {
-    case .active: break
-    case .finishing:
-      demand += more
-      return
-    case .done: return
-    }
-    demand += more
-    requested += more
-    let ask: Subscribers.Demand
-    if Strategy.requestsOneAtATime {
-      guard more == .unlimited, !upstreamsUnlimited else { return }
-      upstreamsUnlimited = true
-      ask = .unlimited
-    } else {
-      ask = more
-    }
-    if Strategy.returnsDemandToSender, let side, upstreams[side] != nil { owed += ask }
-    note { $0.ask += ask }
-  }
-
-  /// Moves to `next`, forgets every value held (the outputs in `ready` too, unless only
-  /// finishing) and cancels the upstreams still running, which are then asked for nothing more.
-  @inlinable
-  func end(_ next: Phase) {
-    if case .done = next { ready.removeAll() }
-    phase = next
-    pending = nil
-    strategy.release()
-    upstreams = []
-    cancelRunningUpstreams()
+    let more = receiver._withUnsafeGuaranteedRef { $0.downstream.receive(delivery.output) }
+    if more > 0 { owed += machine.demand(more, side: side) }
   }
 
   /// Sends the completion downstream and forgets the downstream.
