@@ -5,6 +5,7 @@ enum Baselines {
     Baseline(name: "baseline.LockedCall", measure: lockedCall),
     Baseline(name: "baseline.ClosureChain", measure: closureChain),
     Baseline(name: "baseline.Alloc5", measure: alloc5),
+    Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
   ]
 
   /// One uncontended `Mutex` round trip plus one opaque closure call.

@@ -154,6 +154,9 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
+    // The clock is read outside the lock (the scheduler is the caller's code), and only while
+    // the subscription runs, as in Combine.
+    guard state.withLock({ $0.last != nil }) else { return .none }
     let now = scheduler.now
     guard let (interval, upstream) = state.withLock({ $0.receiveValue(at: now) }) else { return .none }
     let more = downstream?.receive(interval) ?? .none
