@@ -36,7 +36,7 @@ enum TimeWorkloads {
     let queue = DispatchQueue(label: "benchmarks.queue-async")
     let done = DispatchSemaphore(value: 0)
     let received = Atomic<Int>(0)
-    let consume: (Int) -> Void = opaque { blackHole($0) }
+    let consume: @Sendable (Int) -> Void = { value in blackHole(value) }
     return measure(operations: 200_000) { count in
       received.store(0, ordering: .relaxed)
       for value in 0..<count {

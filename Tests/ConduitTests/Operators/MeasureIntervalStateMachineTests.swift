@@ -10,8 +10,8 @@ struct MeasureIntervalStateMachineTests {
     let upstream = SpySubscription()
     var machine = MeasureIntervalStateMachine<Int>()
     #expect(machine.receiveValue(at: 5) == nil)
-    #expect(machine.receive(subscription: upstream, at: 10))
-    #expect(!machine.receive(subscription: SpySubscription(), at: 11))
+    #expect(machine.receive(subscription: upstream, at: 10) == true)
+    #expect(machine.receive(subscription: SpySubscription(), at: 11) == false)
     #expect(machine.receiveValue(at: 15)?.interval == 5)
     #expect(machine.receiveValue(at: 15)?.interval == 0)
     let last = machine.receiveValue(at: 40)
@@ -28,6 +28,6 @@ struct MeasureIntervalStateMachineTests {
     #expect(ended! as? SpySubscription === upstream)
     #expect(machine.end() == nil)
     #expect(machine.receiveValue(at: 1) == nil)
-    #expect(!machine.receive(subscription: SpySubscription(), at: 2))
+    #expect(machine.receive(subscription: SpySubscription(), at: 2) == false)
   }
 }

@@ -12,24 +12,24 @@ struct ScheduledDeliveryStateMachineTests {
   /// downstream its subscription.
   private func subscribed(_ upstream: SpySubscription = SpySubscription()) -> Machine {
     var machine = Machine()
-    #expect(machine.receive(subscription: upstream))
+    #expect(machine.receive(subscription: upstream) == true)
     #expect(describe(machine.stepDone()) == "idle")
     return machine
   }
 
   @Test func onlyTheFirstSubscriptionIsKept() {
     var machine = subscribed()
-    #expect(!machine.receive(subscription: SpySubscription()))
+    #expect(machine.receive(subscription: SpySubscription()) == false)
   }
 
   @Test func eachRunDeliversTheOldestElementThenTheCompletion() {
     var machine = subscribed()
-    #expect(machine.receive(1))
-    #expect(machine.receive(2))
-    #expect(machine.receive(completion: .finished))
+    #expect(machine.receive(1) == true)
+    #expect(machine.receive(2) == true)
+    #expect(machine.receive(completion: .finished) == true)
     // Nothing is taken after the completion.
-    #expect(!machine.receive(3))
-    #expect(!machine.receive(completion: .finished))
+    #expect(machine.receive(3) == false)
+    #expect(machine.receive(completion: .finished) == false)
     #expect(describe(machine.run()) == "deliver 1")
     #expect(describe(machine.stepDone()) == "idle")
     #expect(describe(machine.run()) == "deliver 2")
@@ -52,7 +52,7 @@ struct ScheduledDeliveryStateMachineTests {
 
   @Test func runsDuringTheSubscriptionWaitForItToGoDown() {
     var machine = Machine()
-    #expect(machine.receive(subscription: SpySubscription()))
+    #expect(machine.receive(subscription: SpySubscription()) == true)
     _ = machine.receive(1)
     #expect(describe(machine.run()) == "idle")
     #expect(describe(machine.stepDone()) == "deliver 1")
@@ -79,7 +79,7 @@ struct ScheduledDeliveryStateMachineTests {
     #expect(machine.cancel() == nil)
     // The runs scheduled for the dropped elements find nothing.
     #expect(describe(machine.run()) == "idle")
-    #expect(!machine.receive(3))
+    #expect(machine.receive(3) == false)
   }
 
   @Test func aCancelDuringADeliveryLeavesTheReleaseToTheOwner() {
