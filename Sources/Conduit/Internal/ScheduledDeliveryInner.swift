@@ -60,7 +60,11 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: 
       return
     }
     downstream?.receive(subscription: self)
-    drain(state.withLock { $0.stepDone() })
+    guard let owed = state.withLock({ $0.subscriptionHandedOver() }) else {
+      downstream = nil
+      return
+    }
+    for _ in 0..<owed { scheduler.schedule(options: options) { self.run() } }
   }
 
   @inlinable

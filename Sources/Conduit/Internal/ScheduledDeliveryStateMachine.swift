@@ -51,6 +51,19 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
     return true
   }
 
+  /// The subscribing call has handed the downstream its subscription: `nil` if the subscription
+  /// was cancelled meanwhile (the caller then lets go of the downstream and keeps delivery);
+  /// otherwise it gives delivery back, and returns how many runs that came meanwhile are to be
+  /// scheduled again, so that their elements go down on the scheduler, not on this thread.
+  @inlinable
+  mutating func subscriptionHandedOver() -> Int? {
+    if case .terminal = phase { return nil }
+    let owed = owedRuns
+    owedRuns = 0
+    delivery.giveBack()
+    return owed
+  }
+
   /// An element from upstream: whether a run is to be scheduled for it.
   @inlinable
   mutating func receive(_ input: Input) -> Bool {

@@ -13,7 +13,7 @@ struct ScheduledDeliveryStateMachineTests {
   private func subscribed(_ upstream: SpySubscription = SpySubscription()) -> Machine {
     var machine = Machine()
     #expect(machine.receive(subscription: upstream) == true)
-    #expect(describe(machine.stepDone()) == "idle")
+    #expect(machine.subscriptionHandedOver() == 0)
     return machine
   }
 
@@ -50,13 +50,24 @@ struct ScheduledDeliveryStateMachineTests {
     #expect(describe(machine.stepDone()) == "idle")
   }
 
-  @Test func runsDuringTheSubscriptionWaitForItToGoDown() {
+  @Test func runsDuringTheSubscriptionAreScheduledAgainOnceItHasGoneDown() {
     var machine = Machine()
     #expect(machine.receive(subscription: SpySubscription()) == true)
     _ = machine.receive(1)
     #expect(describe(machine.run()) == "idle")
-    #expect(describe(machine.stepDone()) == "deliver 1")
+    // The subscribing thread delivers nothing itself: the run goes back to the scheduler.
+    #expect(machine.subscriptionHandedOver() == 1)
+    #expect(describe(machine.run()) == "deliver 1")
     #expect(describe(machine.stepDone()) == "idle")
+  }
+
+  @Test func aCancelDuringTheSubscriptionLeavesNothingToSchedule() {
+    var machine = Machine()
+    #expect(machine.receive(subscription: SpySubscription()) == true)
+    _ = machine.receive(1)
+    _ = machine.run()
+    #expect(machine.cancel()?.ownsDelivery == false)
+    #expect(machine.subscriptionHandedOver() == nil)
   }
 
   @Test func requestsGoToTheUpstreamUntilTheEnd() {

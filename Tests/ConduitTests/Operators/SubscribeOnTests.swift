@@ -51,7 +51,10 @@ struct SubscribeOnTests {
       return Just(1)
     }
     .subscribe(on: queue)
-    .sink { _ in done.signal() } receiveValue: { _ in }
+    .sink { _ in
+      done.signal()
+    } receiveValue: { _ in
+    }
     #expect(done.wait(timeout: .now() + 10) == .success)
     #expect(seen.withLock { $0 } == 3)
     cancellable.cancel()
