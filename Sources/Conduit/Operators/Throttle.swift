@@ -49,7 +49,8 @@ extension Publishers {
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      upstream.subscribe(ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+      upstream.subscribe(
+        ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
     }
   }
 }
@@ -127,6 +128,12 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
     self.latest = latest
   }
 
+  /// Whether the upstream's elements and completion count, and the clock is read for them.
+  var isSubscribed: Bool {
+    if case .subscribed = phase { return true }
+    return false
+  }
+
   /// The upstream's subscription: whether to take it (the first one, unless the downstream
   /// cancelled before it came, as in Combine).
   mutating func receive(subscription: any Subscription) -> Bool {
@@ -167,8 +174,9 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// scheduled already, the completion follows its element.
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .subscribed = phase else { return false }
+    // As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion
+    // has gone out.
     phase = .completing
-    upstream = nil
     self.completion = completion
     guard !emissionIsScheduled else { return false }
     emissionIsScheduled = true
@@ -225,7 +233,8 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// next element emitted (into `value`), then the completion once an emission released it
   /// (into `completion`).
   mutating func nextStep(
-    adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?
+    adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?,
+    releasing released: inout (any Subscription)?
   ) -> Step {
     switch phase {
     case .subscribed, .completing:
@@ -237,6 +246,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
       if completionIsDue, let due = self.completion {
         phase = .terminal
         self.completion = nil
+        swap(&released, &upstream)
         completion = due
         return .complete
       }
@@ -307,6 +317,8 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    // As in Combine, the clock is read for every element while subscribed, and only then.
+    guard state.withLock({ $0.machine.isSubscribed }) else { return .none }
     let now = scheduler.now
     var emissionTime: Context.SchedulerTimeType?
     // The element dropped or replaced is released after the lock.
@@ -323,6 +335,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
+    guard state.withLock({ $0.machine.isSubscribed }) else { return }
     _ = scheduler.now
     if state.withLock({ $0.machine.receive(completion: completion) }) {
       scheduler.schedule { [weak self] in self?.emit() }
@@ -359,8 +372,9 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     var value: Input?
     var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
+    var upstream: (any Subscription)?
     state.drain { state -> DeliveryStep<Machine.Step> in
-      let step = state.machine.nextStep(adding: more, value: &value, completion: &completion)
+      let step = state.machine.nextStep(adding: more, value: &value, completion: &completion, releasing: &upstream)
       switch step {
       case .deliver:
         downstream = state.downstream

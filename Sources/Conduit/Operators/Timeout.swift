@@ -173,8 +173,9 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// into `cancelling`.
   mutating func receive(completion: Subscribers.Completion<Failure>, cancelling: inout (any Cancellable)?) -> Bool {
     guard case .subscribed = phase else { return false }
+    // As in Combine, the upstream is kept, to be asked and cancelled, until the completion has
+    // gone out.
     phase = .completing
-    upstream = nil
     cancelling = timer.stop()
     self.completion = completion
     return true
@@ -199,7 +200,10 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
       forward = upstream
       defer { hasRequested = true }
       return !hasRequested
-    case .awaitingSubscription, .completing, .timingOut, .terminal:
+    case .completing:
+      forward = upstream
+      return false
+    case .awaitingSubscription, .timingOut, .terminal:
       return false
     }
   }
@@ -261,10 +265,11 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Asked by the owner of delivery after the last element returned `more`: the upstream to ask
   /// for `more` goes to `forward`; then the next element a scheduled delivery let go (into
   /// `value`), then the completion (into `completion`): the upstream's once every element queued
-  /// before it has gone, the timeout's at once.
+  /// before it has gone (the upstream, kept until then, goes to `released`), the timeout's at
+  /// once.
   mutating func nextStep(
     adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?, value: inout Input?,
-    completion: inout Subscribers.Completion<Failure>?
+    completion: inout Subscribers.Completion<Failure>?, releasing released: inout (any Subscription)?
   ) -> Step {
     switch phase {
     case .subscribed, .completing:
@@ -276,6 +281,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
           return .deliver
         }
         if case .completing = phase, let due = self.completion {
+          swap(&released, &upstream)
           return complete(with: due, into: &completion)
         }
       }
@@ -464,8 +470,10 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     var value: Input?
     var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
+    var upstream: (any Subscription)?
     state.drain { state -> DeliveryStep<Machine.Step> in
-      let step = state.machine.nextStep(adding: more, forwardingTo: &forward, value: &value, completion: &completion)
+      let step = state.machine.nextStep(
+        adding: more, forwardingTo: &forward, value: &value, completion: &completion, releasing: &upstream)
       switch step {
       case .deliver:
         downstream = state.downstream
