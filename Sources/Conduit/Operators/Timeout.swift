@@ -61,13 +61,10 @@ extension Publishers {
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     ///
-    /// - Precondition: `scheduler` is not the `ImmediateScheduler`, which would time out at once
-    ///   (Combine crashes too).
+    /// With the `ImmediateScheduler`, which runs the timeout at once, the subscriber receives its
+    /// subscription and then the timeout's completion (Combine crashes on its own lock; see
+    /// `Documentation/DifferencesFromCombine.md`).
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      precondition(
-        Context.self != ImmediateScheduler.self,
-        "timeout(_:scheduler:): the ImmediateScheduler runs the timeout at once, before any element can arrive; use a scheduler that waits, such as DispatchQueue or a TestScheduler"
-      )
       upstream.subscribe(
         TimeoutInner(
           downstream: subscriber, interval: interval, scheduler: scheduler, options: options,
