@@ -400,8 +400,8 @@ extension Publisher {
   /// the specified time interval.
   ///
   /// ```swift
-  /// let cancellable = Timer.publish(every: 3.0, on: .main, in: .default).autoconnect()
-  ///     .throttle(for: 10.0, scheduler: RunLoop.main, latest: true)
+  /// let cancellable = locationUpdates
+  ///     .throttle(for: .seconds(10), scheduler: DispatchQueue.main, latest: true)
   ///     .sink { print("Published \($0)") }
   /// ```
   ///
