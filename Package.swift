@@ -12,7 +12,7 @@ let package = Package(
     .target(name: "Conduit"),
     .target(name: "ConduitTesting", dependencies: ["Conduit"]),
     .executableTarget(name: "Playground", dependencies: ["Conduit", "ConduitTesting"], path: "Playground"),
-    .executableTarget(name: "Benchmarks", dependencies: ["Conduit"]),
+    .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
     // A stand-in for a third-party Combine extension library, and the tests that import it beside

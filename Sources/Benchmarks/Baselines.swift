@@ -5,6 +5,8 @@ enum Baselines {
     Baseline(name: "baseline.LockedCall", measure: lockedCall),
     Baseline(name: "baseline.ClosureChain", measure: closureChain),
     Baseline(name: "baseline.Alloc5", measure: alloc5),
+    Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
+    Baseline(name: SchedulerWorkloads.thousandPendingName) { SchedulerWorkloads.costPerAction(pending: 1_000) },
   ]
 
   /// One uncontended `Mutex` round trip plus one opaque closure call.

@@ -54,11 +54,13 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
     now: @escaping @Sendable () -> SchedulerTimeType,
     scheduleImmediately: @escaping @Sendable (SchedulerOptions?, @escaping () -> Void) -> Void,
-    delayed: @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void)
+    delayed:
+      @escaping @Sendable (SchedulerTimeType, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void)
       -> Void,
-    interval: @escaping @Sendable (
-      SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void
-    ) -> any Cancellable
+    interval:
+      @escaping @Sendable (
+        SchedulerTimeType, SchedulerTimeType.Stride, SchedulerTimeType.Stride, SchedulerOptions?, @escaping () -> Void
+      ) -> any Cancellable
   ) {
     nowReader = now
     minimumToleranceReader = minimumTolerance

@@ -1,0 +1,127 @@
+import Synchronization
+
+/// The subscription behind `receive(on:)` and `delay(for:tolerance:scheduler:options:)`: hands
+/// each element and the completion to the scheduler, to run at once (`receive(on:)`) or after
+/// `delay` (`delay`), and delivers them from there, one scheduled run at a time.
+@usableFromInline
+final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+  @usableFromInline
+  typealias Machine = ScheduledDeliveryStateMachine<Input, Failure>
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state = Locked(Machine())
+  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  @usableFromInline
+  let scheduler: Context
+  /// How long after its arrival an element goes down, and with what tolerance; `nil` for as
+  /// soon as the scheduler can.
+  @usableFromInline
+  let delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let census: CensusToken
+
+  @usableFromInline
+  var description: String { delay == nil ? "ReceiveOn" : "Delay" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(
+    downstream: Downstream, scheduler: Context,
+    delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?,
+    options: Context.SchedulerOptions?
+  ) {
+    census = CensusToken(ScheduledDeliveryInner.self, inheritingFrom: downstream)
+    self.downstream = downstream
+    self.scheduler = scheduler
+    self.delay = delay
+    self.options = options
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    guard state.withLock({ $0.receive(subscription: subscription) }) else {
+      subscription.cancel()
+      return
+    }
+    downstream?.receive(subscription: self)
+    drain(state.withLock { $0.stepDone() })
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    if state.withLock({ $0.receive(input) }) { scheduleRun() }
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    if state.withLock({ $0.receive(completion: completion) }) { scheduleRun() }
+  }
+
+  @inlinable
+  func scheduleRun() {
+    if let delay {
+      scheduler.schedule(
+        after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance, options: options
+      ) { self.run() }
+    } else {
+      scheduler.schedule(options: options) { self.run() }
+    }
+  }
+
+  @inlinable
+  func run() {
+    drain(state.withLock { $0.run() })
+  }
+
+  /// Performs `first`, then every step the machine gives the owner after it.
+  @inlinable
+  func drain(_ first: Machine.Step) {
+    var step = first
+    while true {
+      switch step {
+      case .idle:
+        return
+      case .release:
+        downstream = nil
+        return
+      case .deliver(let value):
+        let more = downstream?.receive(value) ?? .none
+        if more > 0 { state.withLock { $0.runningUpstream }?.request(more) }
+      case .complete(let completion):
+        let receiver = downstream.take()
+        receiver?.receive(completion: completion)
+      }
+      step = state.withLock { $0.stepDone() }
+    }
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    state.withLock { $0.runningUpstream }?.request(demand)
+  }
+
+  @usableFromInline
+  func cancel() {
+    guard let (upstream, ownsDelivery, dropped) = state.withLock({ $0.cancel() }) else { return }
+    withExtendedLifetime(dropped) {}
+    upstream?.cancel()
+    if ownsDelivery { downstream = nil }
+  }
+}

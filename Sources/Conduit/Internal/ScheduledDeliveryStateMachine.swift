@@ -1,0 +1,130 @@
+import Synchronization
+
+/// The decisions of `receive(on:)` and `delay(for:tolerance:scheduler:options:)`. Every element
+/// upstream sends waits in `values` (the completion in `completion`) for a scheduled run; each
+/// run delivers the oldest one, so that the order holds whichever run the scheduler starts first.
+@usableFromInline
+struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
+  @usableFromInline
+  enum Phase {
+    case awaitingSubscription
+    case subscribed
+    /// Completed or cancelled: nothing more goes down.
+    case terminal
+  }
+
+  /// What the owner of delivery does next.
+  @usableFromInline
+  enum Step {
+    case deliver(Input)
+    case complete(Subscribers.Completion<Failure>)
+    /// Ended: let go of the downstream, and keep delivery for good.
+    case release
+    case idle
+  }
+
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
+  var values = ValueQueue<Input>()
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var delivery = DeliveryOwnership()
+  /// Runs that found delivery taken: each is owed one element by the owner.
+  @usableFromInline
+  var owedRuns = 0
+
+  @inlinable
+  init() {}
+
+  /// Upstream's subscription: `true` if it is kept, and then the caller owns delivery while it
+  /// hands the downstream its subscription.
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = phase else { return false }
+    phase = .subscribed
+    upstream = subscription
+    _ = delivery.claim()
+    return true
+  }
+
+  /// An element from upstream: whether a run is to be scheduled for it.
+  @inlinable
+  mutating func receive(_ input: Input) -> Bool {
+    guard case .subscribed = phase, completion == nil else { return false }
+    values.append(input)
+    return true
+  }
+
+  /// Upstream completed: whether a run is to be scheduled for it. Upstream is forgotten.
+  @inlinable
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .subscribed = phase, self.completion == nil else { return false }
+    self.completion = completion
+    upstream = nil
+    return true
+  }
+
+  /// A scheduled run starts.
+  @inlinable
+  mutating func run() -> Step {
+    guard delivery.claim() else {
+      owedRuns += 1
+      return .idle
+    }
+    return take()
+  }
+
+  /// The owner finished one step: what it owes next, or nothing (it then gives delivery back).
+  @inlinable
+  mutating func stepDone() -> Step {
+    if case .terminal = phase { return .release }
+    guard owedRuns > 0 else {
+      delivery.giveBack()
+      return .idle
+    }
+    owedRuns -= 1
+    return take()
+  }
+
+  /// The subscription still running upstream, for a request.
+  @inlinable
+  var runningUpstream: (any Subscription)? {
+    guard case .subscribed = phase else { return nil }
+    return upstream
+  }
+
+  /// The downstream cancelled: the upstream to cancel, whether the caller owns delivery (and so
+  /// releases the downstream), and the elements dropped, to release after the lock; `nil` if the
+  /// subscription had ended already.
+  @inlinable
+  mutating func cancel() -> (upstream: (any Subscription)?, ownsDelivery: Bool, dropped: ValueQueue<Input>)? {
+    switch phase {
+    case .awaitingSubscription, .terminal:
+      return nil
+    case .subscribed:
+      phase = .terminal
+      completion = nil
+      var dropped = ValueQueue<Input>()
+      swap(&dropped, &values)
+      return (upstream.take(), delivery.claim(), dropped)
+    }
+  }
+
+  @inlinable
+  mutating func take() -> Step {
+    if case .terminal = phase { return .release }
+    if let value = values.popFirst() { return .deliver(value) }
+    if let completion {
+      phase = .terminal
+      self.completion = nil
+      return .complete(completion)
+    }
+    // A run for an element that a cancel has dropped.
+    delivery.giveBack()
+    return .idle
+  }
+}

@@ -1,0 +1,199 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that receives elements from an upstream publisher on a specific scheduler.
+  ///
+  /// The subscription to the upstream, and every request and cancel made of it, happen on
+  /// `scheduler`; values and the completion come down on whatever thread the upstream sends
+  /// them, as in Combine.
+  ///
+  /// ```swift
+  /// let cancellable = expensiveWork
+  ///   .subscribe(on: backgroundQueue)
+  ///   .receive(on: DispatchQueue.main)
+  ///   .sink { print($0) }
+  /// ```
+  public struct SubscribeOn<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values published by this publisher.
+    public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The scheduler the publisher should use to receive elements.
+    public let scheduler: Context
+
+    /// Scheduler options that customize the delivery of elements.
+    public let options: Context.SchedulerOptions?
+
+    /// Creates a publisher that receives elements from an upstream publisher on a specific
+    /// scheduler.
+    @inlinable
+    public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
+      self.upstream = upstream
+      self.scheduler = scheduler
+      self.options = options
+    }
+
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it. The
+    /// subscription to the upstream happens later, on the scheduler.
+    @inlinable
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      let inner = SubscribeOnInner(downstream: subscriber, scheduler: scheduler, options: options)
+      let upstream = upstream
+      scheduler.schedule(options: options) { upstream.subscribe(inner) }
+    }
+  }
+}
+
+extension Publisher {
+  /// Specifies the scheduler on which to perform subscribe, cancel, and request operations.
+  ///
+  /// Use it to move the work of starting a publisher (the subscription, and what the
+  /// publisher does when asked for values) off the calling thread.
+  ///
+  /// ```swift
+  /// let cancellable = [1, 2, 3].publisher
+  ///   .subscribe(on: DispatchQueue.global())
+  ///   .sink { print($0) }   // 1, 2, 3, on a global queue
+  /// ```
+  @inlinable
+  public func subscribe<S: Scheduler>(
+    on scheduler: S, options: S.SchedulerOptions? = nil
+  ) -> Publishers.SubscribeOn<Self, S> {
+    Publishers.SubscribeOn(upstream: self, scheduler: scheduler, options: options)
+  }
+}
+
+/// The decisions of `subscribe(on:)`: which calls still reach the downstream and the upstream.
+@usableFromInline
+struct SubscribeOnStateMachine<Downstream> {
+  @usableFromInline
+  enum Phase {
+    case awaitingSubscription(Downstream)
+    case subscribed(any Subscription, Downstream)
+    /// Completed or cancelled: the downstream and the upstream are forgotten.
+    case terminal
+  }
+
+  @usableFromInline
+  var phase: Phase
+
+  @inlinable
+  init(downstream: Downstream) {
+    phase = .awaitingSubscription(downstream)
+  }
+
+  /// Upstream's subscription: the downstream to hand this subscription to, or `nil` when the
+  /// subscription is not kept (the caller cancels it).
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> Downstream? {
+    guard case .awaitingSubscription(let downstream) = phase else { return nil }
+    phase = .subscribed(subscription, downstream)
+    return downstream
+  }
+
+  /// The downstream a value goes to, if the subscription is running.
+  @inlinable
+  var valueTarget: Downstream? {
+    guard case .subscribed(_, let downstream) = phase else { return nil }
+    return downstream
+  }
+
+  /// The upstream a request goes to, on the scheduler, if the subscription is running.
+  @inlinable
+  var requestTarget: (any Subscription)? {
+    guard case .subscribed(let upstream, _) = phase else { return nil }
+    return upstream
+  }
+
+  /// Upstream completed: the downstream to tell, now forgotten.
+  @inlinable
+  mutating func receiveCompletion() -> Downstream? {
+    guard case .subscribed(_, let downstream) = phase else { return nil }
+    phase = .terminal
+    return downstream
+  }
+
+  /// The downstream cancelled: the upstream to cancel on the scheduler and the downstream to
+  /// release after the lock, both now forgotten.
+  @inlinable
+  mutating func cancel() -> (upstream: any Subscription, downstream: Downstream)? {
+    guard case .subscribed(let upstream, let downstream) = phase else { return nil }
+    phase = .terminal
+    return (upstream, downstream)
+  }
+}
+
+/// The subscription behind `subscribe(on:)`: passes values and the completion through, and
+/// hands each request and the cancel to the scheduler.
+@usableFromInline
+final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Input = Downstream.Input
+  @usableFromInline
+  typealias Failure = Downstream.Failure
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<SubscribeOnStateMachine<Downstream>>
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let census: CensusToken
+
+  @usableFromInline
+  var description: String { "SubscribeOn" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
+    census = CensusToken(SubscribeOnInner.self, inheritingFrom: downstream)
+    state = Locked(SubscribeOnStateMachine(downstream: downstream))
+    self.scheduler = scheduler
+    self.options = options
+  }
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    guard let downstream = state.withLock({ $0.receive(subscription: subscription) }) else {
+      subscription.cancel()
+      return
+    }
+    downstream.receive(subscription: self)
+  }
+
+  @inlinable
+  func receive(_ input: Input) -> Subscribers.Demand {
+    state.withLock { $0.valueTarget }?.receive(input) ?? .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    state.withLock { $0.receiveCompletion() }?.receive(completion: completion)
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    guard let upstream = state.withLock({ $0.requestTarget }) else { return }
+    scheduler.schedule(options: options) { upstream.request(demand) }
+  }
+
+  @usableFromInline
+  func cancel() {
+    guard let (upstream, downstream) = state.withLock({ $0.cancel() }) else { return }
+    withExtendedLifetime(downstream) {}
+    scheduler.schedule(options: options) { upstream.cancel() }
+  }
+}
