@@ -1,0 +1,421 @@
+import Synchronization
+
+extension Publishers {
+  /// A publisher that publishes either the most-recent or first element published by the
+  /// upstream publisher in a specified time interval.
+  ///
+  /// As in Combine: the first element goes out on the scheduler's next turn; after that, at most
+  /// one element per `interval`, the first of the window or, with `latest`, the last. An element
+  /// that arrives while the downstream has no demand is dropped. The upstream's completion
+  /// follows the element still waiting, if any, and otherwise goes out on the scheduler's next
+  /// turn.
+  ///
+  /// ```swift
+  /// let cancellable = scrollOffsets
+  ///     .throttle(for: .milliseconds(100), scheduler: DispatchQueue.main, latest: true)
+  ///     .sink { offset in updateHeader(offset) }
+  /// ```
+  public struct Throttle<Upstream: Publisher, Context: Scheduler>: Publisher {
+    /// The kind of values published by this publisher.
+    public typealias Output = Upstream.Output
+    /// The kind of errors this publisher might publish.
+    public typealias Failure = Upstream.Failure
+
+    /// The publisher from which this publisher receives elements.
+    public let upstream: Upstream
+
+    /// The interval in which to find and emit the most recent element.
+    public let interval: Context.SchedulerTimeType.Stride
+
+    /// The scheduler on which to publish elements.
+    public let scheduler: Context
+
+    /// A Boolean value indicating whether to publish the most recent element; if `false`, the
+    /// publisher emits the first element received during the interval.
+    public let latest: Bool
+
+    /// Creates a publisher that publishes the first or the latest element of each interval.
+    ///
+    /// ```swift
+    /// let throttled = Publishers.Throttle(
+    ///     upstream: subject, interval: .seconds(1), scheduler: DispatchQueue.main, latest: false)
+    /// ```
+    public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+      self.upstream = upstream
+      self.interval = interval
+      self.scheduler = scheduler
+      self.latest = latest
+    }
+
+    /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+      upstream.subscribe(
+        ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
+    }
+  }
+}
+
+/// The decisions of a `throttle` subscription, kept apart from its calls out (DESIGN.md §3):
+/// each event updates the state under the subscription's lock and says what the subscription
+/// does once the lock is released.
+///
+/// An element accepted when no emission is scheduled takes one unit of demand and schedules the
+/// emission, for now or for one `interval` after the last emission; while the emission waits,
+/// `latest` replaces the element and otherwise later ones are dropped. Emissions run on the
+/// scheduler, possibly on several threads at once, so what they emit waits in `ready` and
+/// `completion` for the call that owns delivery (see `DeliveryOwnership`); the subscribing call
+/// owns it from the start. Values leave the machine through `inout` parameters, to be released
+/// after the lock; the actions are trivial enums.
+struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
+  enum Phase {
+    case awaitingSubscription
+    case subscribed
+    /// The upstream completed; the completion waits for the emission.
+    case completing
+    /// The downstream has its completion, or cancelled.
+    case terminal
+  }
+
+  /// When to run the emission an element scheduled.
+  enum Emission {
+    /// No emission to schedule: the element was dropped, or waits for the one scheduled.
+    case none
+    /// On the scheduler's next turn.
+    case immediately
+    /// At the time handed out: one interval after the last emission.
+    case later
+  }
+
+  /// What the owner of delivery does next.
+  enum Step {
+    /// Deliver the element handed out.
+    case deliver
+    /// Deliver the completion handed out; the stream has ended.
+    case complete
+    /// Nothing to deliver: delivery was given back, or the stream has ended.
+    case idle
+  }
+
+  /// What a cancel lets go of, after the lock.
+  struct Released {
+    var upstream: (any Subscription)?
+    var pending: Input?
+    var ready = ValueQueue<Input>()
+  }
+
+  private(set) var phase = Phase.awaitingSubscription
+  private(set) var upstream: (any Subscription)?
+  /// Requested by the downstream and not yet used.
+  private(set) var demand = Subscribers.Demand.none
+  /// The element the scheduled emission emits.
+  private(set) var pending: Input?
+  /// Whether an emission is scheduled.
+  private(set) var emissionIsScheduled = false
+  /// When the last element was emitted.
+  private(set) var lastEmission: Time?
+  /// Emitted elements waiting for the call that owns delivery.
+  private var ready = ValueQueue<Input>()
+  /// The upstream's completion, held until an emission releases it (`completionIsDue`).
+  private var completion: Subscribers.Completion<Failure>?
+  private var completionIsDue = false
+  /// Which call owns the downstream; the subscribing call, from the start.
+  private var delivery = DeliveryOwnership(claimed: true)
+  private let interval: Time.Stride
+  private let latest: Bool
+
+  init(interval: Time.Stride, latest: Bool) {
+    self.interval = interval
+    self.latest = latest
+  }
+
+  /// Whether the upstream's elements and completion count, and the clock is read for them.
+  var isSubscribed: Bool {
+    if case .subscribed = phase { return true }
+    return false
+  }
+
+  /// The upstream's subscription: whether to take it (the first one, unless the downstream
+  /// cancelled before it came, as in Combine).
+  mutating func receive(subscription: any Subscription) -> Bool {
+    guard case .awaitingSubscription = phase else { return false }
+    phase = .subscribed
+    upstream = subscription
+    return true
+  }
+
+  /// An element from the upstream at `now`. When it schedules an emission for later, the time
+  /// goes to `emissionTime`. An element dropped or replaced goes to `released`.
+  mutating func receive(_ input: Input, at now: Time, emissionTime: inout Time?, released: inout Input?) -> Emission {
+    // As in Combine, an element without demand is dropped, even one `latest` would have kept.
+    guard case .subscribed = phase, demand > .none else {
+      released = input
+      return .none
+    }
+    if emissionIsScheduled {
+      if latest {
+        released = pending
+        pending = input
+      } else {
+        released = input
+      }
+      return .none
+    }
+    if demand != .unlimited { demand -= 1 }
+    pending = input
+    emissionIsScheduled = true
+    if let earliest = lastEmission?.advanced(by: interval), earliest > now {
+      emissionTime = earliest
+      return .later
+    }
+    return .immediately
+  }
+
+  /// The upstream's completion: returns whether to schedule an emission for it; when one is
+  /// scheduled already, the completion follows its element.
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
+    guard case .subscribed = phase else { return false }
+    // As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion
+    // has gone out.
+    phase = .completing
+    self.completion = completion
+    guard !emissionIsScheduled else { return false }
+    emissionIsScheduled = true
+    return true
+  }
+
+  /// Whether the emission about to run emits an element alone, whose time it records: the
+  /// subscription then reads the clock for it, as Combine does.
+  var emissionNeedsTime: Bool { pending != nil && completion == nil }
+
+  /// The scheduled emission runs, at `now` when it needs the time: returns whether this call
+  /// owns delivery and drains.
+  mutating func emit(at now: Time?) -> Bool {
+    switch phase {
+    case .subscribed, .completing:
+      emissionIsScheduled = false
+      if let value = pending.take() {
+        if completion == nil, let now { lastEmission = now }
+        ready.append(value)
+      }
+      if completion != nil { completionIsDue = true }
+      guard !ready.isEmpty || completionIsDue else { return false }
+      return delivery.claim()
+    case .awaitingSubscription, .terminal:
+      return false
+    }
+  }
+
+  /// A request from the downstream; as in Combine, `.none` is ignored, and so is one before the
+  /// subscription or after the upstream completed.
+  mutating func request(_ more: Subscribers.Demand) {
+    guard more > .none, case .subscribed = phase else { return }
+    demand += more
+  }
+
+  /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
+  /// to `released`. As in Combine, one before the subscription ends it too: the subscription
+  /// that comes later is cancelled.
+  mutating func cancel(released: inout Released) -> Bool {
+    switch phase {
+    case .awaitingSubscription, .subscribed, .completing:
+      phase = .terminal
+      swap(&released.upstream, &upstream)
+      swap(&released.pending, &pending)
+      swap(&released.ready, &ready)
+      completion = nil
+      return true
+    case .terminal:
+      return false
+    }
+  }
+
+  /// Asked by the owner of delivery, after adding the demand the last element returned: the
+  /// next element emitted (into `value`), then the completion once an emission released it
+  /// (into `completion`).
+  mutating func nextStep(
+    adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?,
+    releasing released: inout (any Subscription)?
+  ) -> Step {
+    switch phase {
+    case .subscribed, .completing:
+      demand += more
+      if let next = ready.popFirst() {
+        value = next
+        return .deliver
+      }
+      if completionIsDue, let due = self.completion {
+        phase = .terminal
+        self.completion = nil
+        swap(&released, &upstream)
+        completion = due
+        return .complete
+      }
+      delivery.giveBack()
+      return .idle
+    case .awaitingSubscription:
+      delivery.giveBack()
+      return .idle
+    case .terminal:
+      return .idle
+    }
+  }
+}
+
+/// A `throttle` subscription; its decisions are a `ThrottleStateMachine`'s.
+///
+/// Described and shown in playgrounds as Combine's, "Throttle", and reflected, as Combine's,
+/// without children. As in Combine, a scheduled emission holds the subscription weakly: the
+/// downstream (or the upstream) keeps it alive.
+final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
+  typealias Input = Downstream.Input
+  typealias Failure = Downstream.Failure
+  typealias Machine = ThrottleStateMachine<Input, Failure, Context.SchedulerTimeType>
+
+  private struct State {
+    var machine: Machine
+    /// Until the completion goes out, or the downstream cancels.
+    var downstream: Downstream?
+  }
+
+  // Guarded by its own lock.
+  private let state: Locked<State>
+  private let scheduler: Context
+  private let census: CensusToken
+
+  var description: String { "Throttle" }
+  var playgroundDescription: Any { description }
+  var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  var censusScope: CensusScope? { census.scope }
+
+  init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
+    census = CensusToken(ThrottleInner.self, inheritingFrom: downstream)
+    state = Locked(State(machine: Machine(interval: interval, latest: latest), downstream: downstream))
+    self.scheduler = scheduler
+    // Combine reads the clock when the subscription is created and when it is subscribed; so
+    // does this, for schedulers that count their calls.
+    _ = scheduler.now
+  }
+
+  // MARK: Upstream
+
+  func receive(subscription: any Subscription) {
+    let downstream = state.withLock { state -> Downstream?? in
+      state.machine.receive(subscription: subscription) ? .some(state.downstream) : nil
+    }
+    guard let downstream else {
+      subscription.cancel()
+      return
+    }
+    _ = scheduler.now
+    // As in Combine, the upstream is asked before the downstream has its subscription.
+    subscription.request(.unlimited)
+    downstream?.receive(subscription: self)
+    // This call has owned the downstream since the start; what came meanwhile goes out now.
+    drain(more: .none)
+  }
+
+  func receive(_ input: Input) -> Subscribers.Demand {
+    // As in Combine, the clock is read for every element while subscribed, and only then.
+    guard state.withLock({ $0.machine.isSubscribed }) else { return .none }
+    let now = scheduler.now
+    var emissionTime: Context.SchedulerTimeType?
+    // The element dropped or replaced is released after the lock.
+    var released: Input?
+    let emission = state.withLock {
+      $0.machine.receive(input, at: now, emissionTime: &emissionTime, released: &released)
+    }
+    switch emission {
+    case .none: break
+    case .immediately: scheduler.schedule { [weak self] in self?.emit() }
+    case .later: scheduler.schedule(after: emissionTime!) { [weak self] in self?.emit() }
+    }
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Failure>) {
+    guard state.withLock({ $0.machine.isSubscribed }) else { return }
+    _ = scheduler.now
+    if state.withLock({ $0.machine.receive(completion: completion) }) {
+      scheduler.schedule { [weak self] in self?.emit() }
+    }
+  }
+
+  // MARK: Downstream
+
+  func request(_ demand: Subscribers.Demand) {
+    state.withLock { $0.machine.request(demand) }
+  }
+
+  func cancel() {
+    // What the stream held leaves after the lock: deinits may call back into this subscription.
+    var released = Machine.Released()
+    var downstream: Downstream?
+    state.withLock { state in
+      if state.machine.cancel(released: &released) { swap(&downstream, &state.downstream) }
+    }
+    released.upstream?.cancel()
+    withExtendedLifetime(downstream) {}
+  }
+
+  // MARK: Delivery
+
+  private func emit() {
+    let now = state.withLock { $0.machine.emissionNeedsTime } ? scheduler.now : nil
+    if state.withLock({ $0.machine.emit(at: now) }) { drain(more: .none) }
+  }
+
+  /// Runs while this call owns the downstream: delivers what the state machine says.
+  private func drain(more initial: Subscribers.Demand) {
+    var more = initial
+    var value: Input?
+    var completion: Subscribers.Completion<Failure>?
+    var downstream: Downstream?
+    var upstream: (any Subscription)?
+    state.drain { state -> DeliveryStep<Machine.Step> in
+      let step = state.machine.nextStep(adding: more, value: &value, completion: &completion, releasing: &upstream)
+      switch step {
+      case .deliver:
+        downstream = state.downstream
+        return .perform(step)
+      case .complete:
+        swap(&downstream, &state.downstream)
+        return .performAndStop(step)
+      case .idle:
+        return .stop
+      }
+    } perform: { step in
+      switch step {
+      case .deliver: more = downstream?.receive(value.take()!) ?? .none
+      case .complete: downstream?.receive(completion: completion.take()!)
+      case .idle: break
+      }
+    }
+  }
+}
+
+extension Publisher {
+  /// Publishes either the most-recent or first element published by the upstream publisher in
+  /// the specified time interval.
+  ///
+  /// ```swift
+  /// let cancellable = locationUpdates
+  ///     .throttle(for: .seconds(10), scheduler: DispatchQueue.main, latest: true)
+  ///     .sink { print("Published \($0)") }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: The interval at which to find and emit either the most recent or the first
+  ///     element, expressed in the time system of the scheduler.
+  ///   - scheduler: The scheduler on which to publish elements.
+  ///   - latest: A Boolean value that indicates whether to publish the most recent element. If
+  ///     `false`, the publisher emits the first element received during the interval.
+  /// - Returns: A publisher that emits either the most-recent or first element received during
+  ///   the specified interval.
+  public func throttle<S: Scheduler>(
+    for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
+  ) -> Publishers.Throttle<Self, S> {
+    Publishers.Throttle(upstream: self, interval: interval, scheduler: scheduler, latest: latest)
+  }
+}

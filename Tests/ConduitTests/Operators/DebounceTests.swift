@@ -1,0 +1,158 @@
+import ConduitTesting
+import Dispatch
+import Testing
+
+@testable import Conduit
+
+/// `debounce` in virtual time, on `DispatchQueue.test`.
+@Suite(.leakChecked)
+struct DebounceTests {
+  @Test func anElementGoesOutOnceTheQuietPeriodHasPassed() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.debounce(for: .milliseconds(300), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: .milliseconds(100))
+    upstream.send(2)
+    scheduler.advance(by: .milliseconds(299))
+    #expect(subscriber.values.isEmpty)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(subscriber.values == [2])
+    upstream.send(3)
+    scheduler.advance(by: .milliseconds(300))
+    #expect(subscriber.values == [2, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func aBurstOfAHundredElementsSchedulesAtMostTwoActions() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.debounce(for: .milliseconds(300), scheduler: scheduler).subscribe(subscriber)
+    for value in 1...100 {
+      upstream.send(value)
+      scheduler.advance(by: .milliseconds(1))
+    }
+    // The last element came at 99 ms: it is due at 399 ms.
+    scheduler.advance(by: .milliseconds(298))
+    #expect(subscriber.values.isEmpty)
+    scheduler.advance(by: .milliseconds(1))
+    #expect(subscriber.values == [100])
+    // Combine schedules a timer per element: a hundred.
+    #expect(scheduler.scheduledActionCount <= 2)
+    #expect(scheduler.pendingActionCount == 0)
+    subscriber.cancel()
+  }
+
+  @Test func theElementStillWaitingIsDroppedAndTheFinishGoesThroughTheScheduler() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == nil)
+    scheduler.advance()
+    #expect(subscriber.events.count == 2)
+    #expect(subscriber.values.isEmpty)
+    #expect(subscriber.completion == .finished)
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.values.isEmpty)
+    #expect(scheduler.pendingActionCount == 0)
+  }
+
+  @Test func aFailureGoesThroughTheScheduler() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: .seconds(1))
+    upstream.send(completion: .failure(Oops()))
+    #expect(subscriber.completion == nil)
+    scheduler.advance()
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .failure(Oops()))
+  }
+
+  @Test func anElementThatComesDueWithoutDemandIsDropped() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    // As in Combine: the upstream is asked for everything, whatever the downstream asked.
+    #expect(upstream.link?.requests == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: .seconds(1))
+    upstream.send(2)
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    // The dropped element does not come back with the demand.
+    #expect(subscriber.values == [1])
+    upstream.send(3)
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values == [1, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func aCancelStopsTheTimerCancelsTheUpstreamAndDeliversNothingMore() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    #expect(scheduler.pendingActionCount == 1)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    // The timer is cancelled, and the scheduler lets go of its action at once.
+    #expect(scheduler.pendingActionCount == 0)
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.events.count == 1)
+  }
+
+  @Test func aSubscriberMaySendToTheUpstreamFromInsideADelivery() {
+    // The immediate scheduler fires the timer inside the send: the element sent from inside the
+    // delivery goes out after it returns, in order.
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value < 5 { upstream.send(value + 1) }
+    }
+    upstream.debounce(for: .seconds(1), scheduler: ImmediateScheduler.shared).subscribe(subscriber)
+    upstream.send(0)
+    #expect(subscriber.values == [0, 1, 2, 3, 4, 5])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func aSubscriberMayCancelFromInsideADelivery() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { _ in subscriber.cancel() }
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance(by: .seconds(1))
+    upstream.send(2)
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values == [1])
+    #expect(upstream.link?.isCancelled == true)
+  }
+
+  @Test func itDescribesItselfAsCombineDoes() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect(subscription.map { String(describing: $0) } == "Debounce")
+    upstream.send(7)
+    let children = subscription.map { Mirror(reflecting: $0).children.map { $0.label ?? "" } }
+    #expect(children == ["downstream", "downstreamDemand", "currentValue"])
+    subscriber.cancel()
+  }
+}

@@ -1,0 +1,183 @@
+import ConduitTesting
+import Testing
+
+@testable import Conduit
+
+/// The throttle's decisions, without threads, a scheduler or a downstream; time is an `Int`.
+@Suite(.leakChecked)
+struct ThrottleStateMachineTests {
+  fileprivate typealias Machine = ThrottleStateMachine<Int, Oops, Int>
+
+  private func subscribed(interval: Int = 500, latest: Bool, demand: Subscribers.Demand = .unlimited) -> Machine {
+    var machine = Machine(interval: interval, latest: latest)
+    #expect(machine.receive(subscription: SpySubscription()) == true)
+    var value: Int?
+    var completion: Subscribers.Completion<Oops>?
+    var upstream: (any Subscription)?
+    guard case .idle = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
+    else {
+      Issue.record("a fresh throttle has nothing to deliver")
+      return machine
+    }
+    machine.request(demand)
+    return machine
+  }
+
+  /// Everything the owner of delivery would deliver now.
+  private func drained(_ machine: inout Machine) -> [Int] {
+    var delivered: [Int] = []
+    var value: Int?
+    var completion: Subscribers.Completion<Oops>?
+    var upstream: (any Subscription)?
+    while case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
+    {
+      delivered.append(value.take()!)
+    }
+    return delivered
+  }
+
+  /// Runs `script` (value at time, in order) through the machine in virtual time, running each
+  /// emission at the time the machine asked for: what reaches the downstream.
+  private func emitted(by script: [(value: Int, at: Int)], latest: Bool) -> [Int] {
+    var machine = subscribed(latest: latest)
+    var emissionDue: Int?
+    var delivered: [Int] = []
+    func runEmission(upTo time: Int) {
+      guard let due = emissionDue, due <= time else { return }
+      emissionDue = nil
+      if machine.emit(at: machine.emissionNeedsTime ? due : nil) { delivered += drained(&machine) }
+    }
+    for (value, time) in script {
+      runEmission(upTo: time)
+      var emissionTime: Int?
+      var released: Int?
+      switch machine.receive(value, at: time, emissionTime: &emissionTime, released: &released) {
+      case .none: break
+      case .immediately: emissionDue = time
+      case .later: emissionDue = emissionTime
+      }
+      // An immediate emission runs on the scheduler's next turn, before the next element.
+      runEmission(upTo: time)
+    }
+    runEmission(upTo: .max)
+    return delivered
+  }
+
+  private let script = [(-1, 0), (1, 100), (2, 200), (3, 600), (4, 700), (5, 900), (6, 1200)].map {
+    (value: $0.0, at: $0.1)
+  }
+
+  @Test func theFirstOfEachIntervalGoesOut() {
+    #expect(emitted(by: script, latest: false) == [-1, 1, 3, 6])
+  }
+
+  @Test func theLatestOfEachIntervalGoesOut() {
+    #expect(emitted(by: script, latest: true) == [-1, 2, 5, 6])
+  }
+
+  @Test func theFirstElementIsEmittedImmediatelyAndTheNextOneIntervalAfterTheEmission() {
+    var machine = subscribed(interval: 60, latest: false)
+    var emissionTime: Int?
+    var released: Int?
+    guard case .immediately = machine.receive(0, at: 0, emissionTime: &emissionTime, released: &released) else {
+      Issue.record("the first element goes out on the scheduler's next turn")
+      return
+    }
+    #expect(machine.emissionNeedsTime)
+    #expect(machine.emit(at: 0) == true)
+    #expect(drained(&machine) == [0])
+    guard case .later = machine.receive(1, at: 45, emissionTime: &emissionTime, released: &released) else {
+      Issue.record("within the interval, the emission waits")
+      return
+    }
+    #expect(emissionTime == 60)
+    #expect(machine.emit(at: 60) == true)
+    #expect(drained(&machine) == [1])
+    // After a gap longer than the interval, the element goes out at once again.
+    guard case .immediately = machine.receive(2, at: 121, emissionTime: &emissionTime, released: &released) else {
+      Issue.record("after a gap, the emission is immediate")
+      return
+    }
+  }
+
+  @Test func anElementWithoutDemandIsDroppedEvenWhenLatestWouldKeepIt() {
+    var machine = subscribed(latest: true, demand: .max(1))
+    var emissionTime: Int?
+    var released: Int?
+    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &released)
+    #expect(machine.demand == .none)
+    guard case .none = machine.receive(2, at: 1, emissionTime: &emissionTime, released: &released) else { return }
+    #expect(released == 2)
+    #expect(machine.pending == 1)
+  }
+
+  @Test func theCompletionFollowsTheWaitingElement() {
+    var machine = subscribed(latest: true)
+    var emissionTime: Int?
+    var released: Int?
+    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &released)
+    #expect(machine.receive(completion: .finished) == false)
+    #expect(!machine.emissionNeedsTime)
+    // Elements after the completion are ignored.
+    guard case .none = machine.receive(2, at: 1, emissionTime: &emissionTime, released: &released) else { return }
+    #expect(machine.emit(at: nil) == true)
+    var value: Int?
+    var completion: Subscribers.Completion<Oops>?
+    var upstream: (any Subscription)?
+    guard case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream),
+      value == 1,
+      case .complete = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
+    else {
+      Issue.record("the element, then the completion")
+      return
+    }
+    #expect(completion == .finished)
+    #expect(machine.phase == .terminal)
+  }
+
+  @Test func aCompletionWithNothingWaitingIsScheduledOnItsOwn() {
+    var machine = subscribed(latest: false)
+    #expect(machine.receive(completion: .failure(Oops())) == true)
+    // As in Combine, the upstream is kept until the completion has gone out.
+    #expect(machine.upstream != nil)
+    #expect(machine.emit(at: nil) == true)
+    var value: Int?
+    var completion: Subscribers.Completion<Oops>?
+    var upstream: (any Subscription)?
+    guard case .complete = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
+    else {
+      Issue.record("the failure goes out")
+      return
+    }
+    #expect(completion == .failure(Oops()))
+    #expect(upstream != nil)
+    #expect(machine.upstream == nil)
+  }
+
+  @Test func requestingNothingIsIgnored() {
+    var machine = subscribed(latest: false, demand: .none)
+    machine.request(.none)
+    #expect(machine.demand == .none)
+    machine.request(.max(2))
+    #expect(machine.demand == .max(2))
+  }
+
+  @Test func aCancelBeforeTheSubscriptionRefusesIt() {
+    var machine = Machine(interval: 1, latest: true)
+    var released = Machine.Released()
+    #expect(machine.cancel(released: &released) == true)
+    #expect(machine.receive(subscription: SpySubscription()) == false)
+  }
+
+  @Test func aCancelReleasesTheWaitingElementAndStopsTheEmission() {
+    var machine = subscribed(latest: false)
+    var emissionTime: Int?
+    var dropped: Int?
+    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &dropped)
+    var released = Machine.Released()
+    #expect(machine.cancel(released: &released) == true)
+    #expect(released.pending == 1)
+    #expect(released.upstream != nil)
+    #expect(machine.emit(at: 0) == false)
+  }
+}

@@ -1,0 +1,119 @@
+import ConduitTesting
+import Dispatch
+import Testing
+
+@testable import Conduit
+
+/// `throttle` in virtual time, on `DispatchQueue.test`.
+@Suite(.leakChecked)
+struct ThrottleTests {
+  /// Sends -1 at 0, 1 at 100, 2 at 200, 3 at 600, 4 at 700, 5 at 900 and 6 at 1200 ms through a
+  /// throttle of 500 ms, and returns what went out.
+  private func throttledScript(latest: Bool) -> [Int] {
+    let scheduler = DispatchQueue.test
+    let start = scheduler.now
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.throttle(for: .milliseconds(500), scheduler: scheduler, latest: latest).subscribe(subscriber)
+    for (value, time) in [(-1, 0), (1, 100), (2, 200), (3, 600), (4, 700), (5, 900), (6, 1200)] {
+      scheduler.advance(to: start.advanced(by: .milliseconds(time)))
+      upstream.send(value)
+    }
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+    return subscriber.values
+  }
+
+  @Test func theFirstElementOfEachIntervalGoesOut() {
+    #expect(throttledScript(latest: false) == [-1, 1, 3, 6])
+  }
+
+  @Test func theLatestElementOfEachIntervalGoesOut() {
+    #expect(throttledScript(latest: true) == [-1, 2, 5, 6])
+  }
+
+  @Test func theFirstElementGoesOutOnTheSchedulersNextTurn() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    #expect(subscriber.values.isEmpty)
+    scheduler.advance()
+    #expect(subscriber.values == [1])
+    subscriber.cancel()
+  }
+
+  @Test func theElementWaitingGoesOutBeforeTheFinish() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    scheduler.advance()
+    upstream.send(2)
+    upstream.send(completion: .finished)
+    #expect(subscriber.values == [1])
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values == [1, 2])
+    #expect(subscriber.completion == .finished)
+  }
+
+  @Test func aFailureWithNothingWaitingGoesOutOnTheNextTurn() {
+    let scheduler = DispatchQueue.test
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
+    upstream.send(completion: .failure(Oops()))
+    #expect(subscriber.completion == nil)
+    scheduler.advance()
+    #expect(subscriber.completion == .failure(Oops()))
+  }
+
+  @Test func anElementWithoutDemandIsDropped() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+    upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
+    #expect(upstream.link?.requests == [.unlimited])
+    upstream.send(1)
+    scheduler.advance(by: .seconds(2))
+    upstream.send(2)
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.values == [1])
+    subscriber.request(.max(1))
+    upstream.send(3)
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.values == [1, 3])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func aCancelCancelsTheUpstreamAndTheWaitingElementNeverGoesOut() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    #expect(upstream.link?.isCancelled == true)
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.events.count == 1)
+  }
+
+  @Test func aSubscriberMaySendToTheUpstreamFromInsideADelivery() {
+    // As in Combine's suite (ThrottleTests.testReceiveInputRecursively), on the immediate
+    // scheduler, whose interval is zero.
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    subscriber.onValue { value in
+      if value > -5 { upstream.send(value - 1) }
+    }
+    upstream.throttle(for: .seconds(60), scheduler: ImmediateScheduler.shared, latest: true).subscribe(subscriber)
+    upstream.send(0)
+    #expect(subscriber.values == [0, -1, -2, -3, -4, -5])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+}
