@@ -27,8 +27,40 @@ enum TimeWorkloads {
         for value in 0..<count { subject.send(value) }
         done.wait()
       }
-    }
+    },
+    Workload(
+      "a burst of values through debounce on a DispatchQueue, per value sent", baseline: "baseline.LockedCall",
+      target: 5, note: "the quiet period never ends during the burst: one timer, its deadline moved per value"
+    ) {
+      burst { $0.debounce(for: .seconds(60), scheduler: $1).eraseToAnyPublisher() }
+    },
+    Workload(
+      "a burst through throttle(latest: true) on a DispatchQueue, per value sent", baseline: "baseline.LockedCall",
+      target: 5
+    ) {
+      burst { $0.throttle(for: .seconds(60), scheduler: $1, latest: true).eraseToAnyPublisher() }
+    },
+    Workload(
+      "values through timeout on a DispatchQueue that never fires, per value", baseline: "baseline.LockedCall",
+      target: 5
+    ) {
+      burst { $0.timeout(.seconds(60), scheduler: $1).eraseToAnyPublisher() }
+    },
   ]
+
+  /// Sends a burst of values from one thread through the operator `apply` builds, on a serial
+  /// queue whose timers do not come due during the measurement.
+  static func burst(
+    _ apply: (PassthroughSubject<Int, Never>, DispatchQueue) -> AnyPublisher<Int, Never>
+  ) -> Double {
+    let queue = DispatchQueue(label: "benchmarks.time-burst")
+    let subject = PassthroughSubject<Int, Never>()
+    let cancellable = apply(subject, queue).sink { blackHole($0) }
+    defer { cancellable.cancel() }
+    return measure(operations: 500_000) { count in
+      for value in 0..<count { subject.send(value) }
+    }
+  }
 
   /// A hand-written `queue.async` per value onto a serial queue, one producer, waiting for the
   /// last: the floor for `receive(on:)`.
