@@ -22,6 +22,10 @@ let pages: [Page] = [
   .flattening,
   .errors,
   .coldVersusHot,
+  .searchAsYouType,
+  .throttling,
+  .timeouts,
+  .receiveOn,
 ]
 
 func printList() {
