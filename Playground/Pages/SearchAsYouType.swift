@@ -28,7 +28,7 @@ private func searchStamp(_ time: DispatchQueue.SchedulerTimeType) -> String {
 }
 
 extension Page {
-  static let searchAsYouType = Page(name: "search", title: "debounce and removeDuplicates while typing") {
+  static let searchAsYouType = Page(name: "debounce", title: "debounce and removeDuplicates while typing") {
     say(
       "Searching on every keystroke floods the server with queries nobody waits for. debounce",
       "holds each keystroke until the typing pauses for 300ms, and sends only the text as it",
