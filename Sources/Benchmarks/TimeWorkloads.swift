@@ -46,6 +46,11 @@ enum TimeWorkloads {
     ) {
       burst { $0.timeout(.seconds(60), scheduler: $1).eraseToAnyPublisher() }
     },
+    Workload(
+      "reference: a burst through a hand-written queue.async per value, one producer, not waited for",
+      baseline: "baseline.LockedCall", target: 5,
+      note: "the floor for timeout, which hands every value to its scheduler as Combine does"
+    ) { queueAsyncBurst() },
   ]
 
   /// Sends a burst of values from one thread through the operator `apply` builds, on a serial
@@ -60,6 +65,19 @@ enum TimeWorkloads {
     return measure(operations: 500_000) { count in
       for value in 0..<count { subject.send(value) }
     }
+  }
+
+  /// What `burst` costs when the operator is a hand-written `queue.async` per value that hands
+  /// the value to the sink: the floor for an operator that delivers every value through its
+  /// scheduler.
+  static func queueAsyncBurst() -> Double {
+    let queue = DispatchQueue(label: "benchmarks.time-burst")
+    let consume: @Sendable (Int) -> Void = { value in blackHole(value) }
+    let time = measure(operations: 500_000) { count in
+      for value in 0..<count { queue.async { consume(value) } }
+    }
+    queue.sync {}
+    return time
   }
 
   /// A hand-written `queue.async` per value onto a serial queue, one producer, waiting for the

@@ -16,18 +16,27 @@
 ///
 /// Cancellables always leave through the caller, to be cancelled and released after the lock:
 /// a scheduler's cancellable may release the action, and with it what the action holds.
+@usableFromInline
 struct DeadlineTimer<Time: Strideable> {
   /// When the pending timer's work is due; `nil` while none is pending.
-  private(set) var deadline: Time?
+  @usableFromInline
+  var deadline: Time?
   /// The number of the latest timer asked for.
-  private(set) var generation: UInt64 = 0
+  @usableFromInline
+  var generation: UInt64 = 0
   /// The pending timer's cancellable, once `schedule` has returned it.
-  private var cancellable: (any Cancellable)?
+  @usableFromInline
+  var cancellable: (any Cancellable)?
+
+  @inlinable
+  init() {}
 
   /// Whether a timer is pending.
+  @inlinable
   var isPending: Bool { deadline != nil }
 
   /// What a firing means.
+  @usableFromInline
   enum Firing {
     /// Not the pending timer: ignore it.
     case stale
@@ -39,6 +48,7 @@ struct DeadlineTimer<Time: Strideable> {
 
   /// Moves the deadline to `deadline`: returns the number of the timer to arm for it when none
   /// is pending, `nil` when the pending one will serve it.
+  @inlinable
   mutating func move(to deadline: Time) -> UInt64? {
     let wasPending = isPending
     self.deadline = deadline
@@ -49,6 +59,7 @@ struct DeadlineTimer<Time: Strideable> {
 
   /// The scheduler returned `timer`'s cancellable: kept while `timer` is the pending timer,
   /// otherwise returned to be cancelled (it fired already, or the stream ended meanwhile).
+  @inlinable
   mutating func armed(_ timer: UInt64, _ cancellable: any Cancellable) -> (any Cancellable)? {
     guard isPending, timer == generation, self.cancellable == nil else { return cancellable }
     self.cancellable = cancellable
@@ -57,6 +68,7 @@ struct DeadlineTimer<Time: Strideable> {
 
   /// Timer `timer` fired at `now`. Unless it is stale, its cancellable goes to `cancelling`: a
   /// repeating timer is stopped once it has fired.
+  @inlinable
   mutating func fired(_ timer: UInt64, at now: Time, cancelling: inout (any Cancellable)?) -> Firing {
     guard let deadline, timer == generation else { return .stale }
     swap(&cancelling, &cancellable)
@@ -69,6 +81,7 @@ struct DeadlineTimer<Time: Strideable> {
   }
 
   /// Stops the pending timer, if any: returns its cancellable, to be cancelled.
+  @inlinable
   mutating func stop() -> (any Cancellable)? {
     deadline = nil
     generation &+= 1

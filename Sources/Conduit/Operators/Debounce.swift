@@ -43,6 +43,7 @@ extension Publishers {
     /// let debounced = Publishers.Debounce(
     ///     upstream: subject, dueTime: .seconds(1), scheduler: DispatchQueue.main, options: nil)
     /// ```
+    @inlinable
     public init(
       upstream: Upstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
       options: Context.SchedulerOptions?
@@ -54,6 +55,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         DebounceInner(downstream: subscriber, dueTime: dueTime, scheduler: scheduler, options: options))
@@ -72,7 +74,9 @@ extension Publishers {
 /// owns it from the start, so that nothing reaches the downstream before its subscription.
 /// Values and cancellables leave the machine through `inout` parameters, to be released after
 /// the lock; the actions are trivial enums.
+@usableFromInline
 struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
+  @usableFromInline
   enum Phase {
     case awaitingSubscription
     case subscribed
@@ -83,6 +87,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What to do after a timer fired.
+  @usableFromInline
   enum TimerAction {
     case none
     /// This call owns delivery: deliver the element handed out, then drain.
@@ -92,6 +97,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What the owner of delivery does next.
+  @usableFromInline
   enum Step {
     /// Deliver the element handed out.
     case deliver
@@ -102,29 +108,50 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What a cancel lets go of, after the lock.
+  @usableFromInline
   struct Released {
+    @usableFromInline
     var upstream: (any Subscription)?
+    @usableFromInline
     var timer: (any Cancellable)?
+    @usableFromInline
     var pending: Input?
+    @usableFromInline
     var ready = ValueQueue<Input>()
+
+    @inlinable
+    init() {}
   }
 
-  private(set) var phase = Phase.awaitingSubscription
-  private(set) var upstream: (any Subscription)?
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
   var timer = DeadlineTimer<Time>()
   /// The latest element, waiting for its quiet period.
-  private(set) var pending: Input?
+  @usableFromInline
+  var pending: Input?
   /// Requested by the downstream and not yet used.
-  private(set) var demand = Subscribers.Demand.none
+  @usableFromInline
+  var demand = Subscribers.Demand.none
   /// Elements that came due with demand, waiting for the call that owns delivery.
-  private var ready = ValueQueue<Input>()
+  @usableFromInline
+  var ready = ValueQueue<Input>()
   /// The upstream's completion, held until the scheduler runs it (`completionIsDue`).
-  private var completion: Subscribers.Completion<Failure>?
-  private var completionIsDue = false
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var completionIsDue = false
   /// Which call owns the downstream; the subscribing call, from the start.
-  private var delivery = DeliveryOwnership(claimed: true)
+  @usableFromInline
+  var delivery = DeliveryOwnership(claimed: true)
+
+  @inlinable
+  init() {}
 
   /// The upstream's subscription: whether to take it (the first one only).
+  @inlinable
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .subscribed
@@ -135,6 +162,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// An element from the upstream, due at `deadline`: returns the timer to arm, if none is
   /// pending. The element it replaces, or the element itself when it is ignored (before the
   /// subscription, after the end), goes to `released`.
+  @inlinable
   mutating func receive(_ input: Input, deadline: Time, released: inout Input?) -> UInt64? {
     guard case .subscribed = phase else {
       released = input
@@ -148,6 +176,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Timer `generation` fired at `now`. When the pending element is due it goes out if the
   /// downstream has demand, and is dropped otherwise, as in Combine; either way it is handed to
   /// `value`. The timer's cancellable goes to `cancelling`.
+  @inlinable
   mutating func timerFired(
     _ generation: UInt64, at now: Time, value: inout Input?, cancelling: inout (any Cancellable)?
   ) -> TimerAction {
@@ -171,6 +200,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's completion: returns whether to schedule its delivery. The element still
   /// waiting is dropped into `dropped`, and the timer stopped into `cancelling`.
+  @inlinable
   mutating func receive(
     completion: Subscribers.Completion<Failure>, dropped: inout Input?, cancelling: inout (any Cancellable)?
   ) -> Bool {
@@ -184,6 +214,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// The scheduler ran the completion: returns whether this call owns delivery and drains.
+  @inlinable
   mutating func completionCameDue() -> Bool {
     guard case .completing = phase, !completionIsDue else { return false }
     completionIsDue = true
@@ -191,6 +222,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// A request from the downstream; `.none` too, and one before the subscription is ignored.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) {
     guard case .subscribed = phase else { return }
     demand += more
@@ -198,6 +230,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. One before the subscription is ignored, as in Combine.
+  @inlinable
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .subscribed, .completing:
@@ -216,6 +249,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
   /// next element that came due (into `value`), then the completion once the scheduler has run
   /// it (into `completion`).
+  @inlinable
   mutating func nextStep(
     adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?
   ) -> Step {
@@ -247,30 +281,40 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 ///
 /// Described, reflected and shown in playgrounds as Combine's: "Debounce", with the downstream,
 /// its demand not yet met and the element waiting.
+@usableFromInline
 final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
   typealias Machine = DebounceStateMachine<Input, Failure, Context.SchedulerTimeType>
 
-  private struct State {
-    var machine = Machine()
-    /// Until the completion goes out, or the downstream cancels.
-    var downstream: Downstream?
-  }
+  @usableFromInline
+  typealias State = MachineAndDownstream<Machine, Downstream>
 
   // Guarded by its own lock.
-  private let state: Locked<State>
-  private let dueTime: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let census: CensusToken
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let dueTime: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let census: CensusToken
 
+  @usableFromInline
   var description: String { "Debounce" }
+  @usableFromInline
   var playgroundDescription: Any { description }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @usableFromInline
   var customMirror: Mirror {
     let (downstream, demand, pending) = state.withLock { ($0.downstream, $0.machine.demand, $0.machine.pending) }
     let downstreamChild: Any = if let downstream { downstream } else { downstream as Any }
@@ -280,12 +324,13 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     return Mirror(self, children: children)
   }
 
+  @inlinable
   init(
     downstream: Downstream, dueTime: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?
   ) {
     census = CensusToken(DebounceInner.self, inheritingFrom: downstream)
-    state = Locked(State(downstream: downstream))
+    state = Locked(State(machine: Machine(), downstream: downstream))
     self.dueTime = dueTime
     self.scheduler = scheduler
     self.options = options
@@ -293,6 +338,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Upstream
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream?? in
       state.machine.receive(subscription: subscription) ? .some(state.downstream) : nil
@@ -308,6 +354,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     subscription.request(.unlimited)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let deadline = scheduler.now.advanced(by: dueTime)
     // The element replaced is released after the lock.
@@ -318,6 +365,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     var dropped: Input?
     var cancelling: (any Cancellable)?
@@ -334,10 +382,12 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Downstream
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     state.withLock { $0.machine.request(demand) }
   }
 
+  @inlinable
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()
@@ -354,7 +404,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   /// Schedules timer `generation` for `deadline`. The action holds this subscription, as in
   /// Combine, until the timer is cancelled: when it has fired, or when the stream ends.
-  private func arm(_ generation: UInt64, at deadline: Context.SchedulerTimeType) {
+  @inlinable
+  func arm(_ generation: UInt64, at deadline: Context.SchedulerTimeType) {
     let cancellable = scheduler.schedule(
       after: deadline, interval: dueTime, tolerance: scheduler.minimumTolerance, options: options
     ) { [self] in
@@ -363,7 +414,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     state.withLock { $0.machine.timer.armed(generation, cancellable) }?.cancel()
   }
 
-  private func timerFired(_ generation: UInt64) {
+  @inlinable
+  func timerFired(_ generation: UInt64) {
     let now = scheduler.now
     var value: Input?
     var cancelling: (any Cancellable)?
@@ -395,7 +447,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   /// Runs while this call owns the downstream: delivers what the state machine says, starting
   /// with the demand `initial` the last delivery returned.
-  private func drain(more initial: Subscribers.Demand) {
+  @inlinable
+  func drain(more initial: Subscribers.Demand) {
     var more = initial
     var value: Input?
     var completion: Subscribers.Completion<Failure>?
@@ -439,6 +492,7 @@ extension Publisher {
   ///   - scheduler: The scheduler on which this publisher delivers elements.
   ///   - options: Scheduler options that customize this publisher's delivery of elements.
   /// - Returns: A publisher that publishes events only after a specified time elapses.
+  @inlinable
   public func debounce<S: Scheduler>(
     for dueTime: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.Debounce<Self, S> {

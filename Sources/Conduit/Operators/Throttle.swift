@@ -40,6 +40,7 @@ extension Publishers {
     /// let throttled = Publishers.Throttle(
     ///     upstream: subject, interval: .seconds(1), scheduler: DispatchQueue.main, latest: false)
     /// ```
+    @inlinable
     public init(upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
       self.upstream = upstream
       self.interval = interval
@@ -48,6 +49,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         ThrottleInner(downstream: subscriber, interval: interval, scheduler: scheduler, latest: latest))
@@ -66,7 +68,9 @@ extension Publishers {
 /// `completion` for the call that owns delivery (see `DeliveryOwnership`); the subscribing call
 /// owns it from the start. Values leave the machine through `inout` parameters, to be released
 /// after the lock; the actions are trivial enums.
+@usableFromInline
 struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
+  @usableFromInline
   enum Phase {
     case awaitingSubscription
     case subscribed
@@ -77,6 +81,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// When to run the emission an element scheduled.
+  @usableFromInline
   enum Emission {
     /// No emission to schedule: the element was dropped, or waits for the one scheduled.
     case none
@@ -87,6 +92,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What the owner of delivery does next.
+  @usableFromInline
   enum Step {
     /// Deliver the element handed out.
     case deliver
@@ -97,38 +103,59 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What a cancel lets go of, after the lock.
+  @usableFromInline
   struct Released {
+    @usableFromInline
     var upstream: (any Subscription)?
+    @usableFromInline
     var pending: Input?
+    @usableFromInline
     var ready = ValueQueue<Input>()
+
+    @inlinable
+    init() {}
   }
 
-  private(set) var phase = Phase.awaitingSubscription
-  private(set) var upstream: (any Subscription)?
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
   /// Requested by the downstream and not yet used.
-  private(set) var demand = Subscribers.Demand.none
+  @usableFromInline
+  var demand = Subscribers.Demand.none
   /// The element the scheduled emission emits.
-  private(set) var pending: Input?
+  @usableFromInline
+  var pending: Input?
   /// Whether an emission is scheduled.
-  private(set) var emissionIsScheduled = false
+  @usableFromInline
+  var emissionIsScheduled = false
   /// When the last element was emitted.
-  private(set) var lastEmission: Time?
+  @usableFromInline
+  var lastEmission: Time?
   /// Emitted elements waiting for the call that owns delivery.
-  private var ready = ValueQueue<Input>()
+  @usableFromInline
+  var ready = ValueQueue<Input>()
   /// The upstream's completion, held until an emission releases it (`completionIsDue`).
-  private var completion: Subscribers.Completion<Failure>?
-  private var completionIsDue = false
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var completionIsDue = false
   /// Which call owns the downstream; the subscribing call, from the start.
-  private var delivery = DeliveryOwnership(claimed: true)
-  private let interval: Time.Stride
-  private let latest: Bool
+  @usableFromInline
+  var delivery = DeliveryOwnership(claimed: true)
+  @usableFromInline
+  let interval: Time.Stride
+  @usableFromInline
+  let latest: Bool
 
+  @inlinable
   init(interval: Time.Stride, latest: Bool) {
     self.interval = interval
     self.latest = latest
   }
 
   /// Whether the upstream's elements and completion count, and the clock is read for them.
+  @inlinable
   var isSubscribed: Bool {
     if case .subscribed = phase { return true }
     return false
@@ -136,6 +163,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's subscription: whether to take it (the first one, unless the downstream
   /// cancelled before it came, as in Combine).
+  @inlinable
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .subscribed
@@ -145,6 +173,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// An element from the upstream at `now`. When it schedules an emission for later, the time
   /// goes to `emissionTime`. An element dropped or replaced goes to `released`.
+  @inlinable
   mutating func receive(_ input: Input, at now: Time, emissionTime: inout Time?, released: inout Input?) -> Emission {
     // As in Combine, an element without demand is dropped, even one `latest` would have kept.
     guard case .subscribed = phase, demand > .none else {
@@ -172,6 +201,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's completion: returns whether to schedule an emission for it; when one is
   /// scheduled already, the completion follows its element.
+  @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .subscribed = phase else { return false }
     // As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion
@@ -185,10 +215,12 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// Whether the emission about to run emits an element alone, whose time it records: the
   /// subscription then reads the clock for it, as Combine does.
+  @inlinable
   var emissionNeedsTime: Bool { pending != nil && completion == nil }
 
   /// The scheduled emission runs, at `now` when it needs the time: returns whether this call
   /// owns delivery and drains.
+  @inlinable
   mutating func emit(at now: Time?) -> Bool {
     switch phase {
     case .subscribed, .completing:
@@ -207,6 +239,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// A request from the downstream; as in Combine, `.none` is ignored, and so is one before the
   /// subscription or after the upstream completed.
+  @inlinable
   mutating func request(_ more: Subscribers.Demand) {
     guard more > .none, case .subscribed = phase else { return }
     demand += more
@@ -215,6 +248,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. As in Combine, one before the subscription ends it too: the subscription
   /// that comes later is cancelled.
+  @inlinable
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .awaitingSubscription, .subscribed, .completing:
@@ -232,6 +266,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
   /// next element emitted (into `value`), then the completion once an emission released it
   /// (into `completion`).
+  @inlinable
   mutating func nextStep(
     adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?,
     releasing released: inout (any Subscription)?
@@ -266,29 +301,38 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 /// Described and shown in playgrounds as Combine's, "Throttle", and reflected, as Combine's,
 /// without children. As in Combine, a scheduled emission holds the subscription weakly: the
 /// downstream (or the upstream) keeps it alive.
+@usableFromInline
 final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
   typealias Machine = ThrottleStateMachine<Input, Failure, Context.SchedulerTimeType>
 
-  private struct State {
-    var machine: Machine
-    /// Until the completion goes out, or the downstream cancels.
-    var downstream: Downstream?
-  }
+  @usableFromInline
+  typealias State = MachineAndDownstream<Machine, Downstream>
 
   // Guarded by its own lock.
-  private let state: Locked<State>
-  private let scheduler: Context
-  private let census: CensusToken
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let census: CensusToken
 
+  @usableFromInline
   var description: String { "Throttle" }
+  @usableFromInline
   var playgroundDescription: Any { description }
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @inlinable
   init(downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context, latest: Bool) {
     census = CensusToken(ThrottleInner.self, inheritingFrom: downstream)
     state = Locked(State(machine: Machine(interval: interval, latest: latest), downstream: downstream))
@@ -300,6 +344,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Upstream
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream?? in
       state.machine.receive(subscription: subscription) ? .some(state.downstream) : nil
@@ -316,6 +361,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     drain(more: .none)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     // As in Combine, the clock is read for every element while subscribed, and only then.
     guard state.withLock({ $0.machine.isSubscribed }) else { return .none }
@@ -334,6 +380,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     guard state.withLock({ $0.machine.isSubscribed }) else { return }
     _ = scheduler.now
@@ -344,10 +391,12 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Downstream
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     state.withLock { $0.machine.request(demand) }
   }
 
+  @inlinable
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()
@@ -361,13 +410,15 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Delivery
 
-  private func emit() {
+  @inlinable
+  func emit() {
     let now = state.withLock { $0.machine.emissionNeedsTime } ? scheduler.now : nil
     if state.withLock({ $0.machine.emit(at: now) }) { drain(more: .none) }
   }
 
   /// Runs while this call owns the downstream: delivers what the state machine says.
-  private func drain(more initial: Subscribers.Demand) {
+  @inlinable
+  func drain(more initial: Subscribers.Demand) {
     var more = initial
     var value: Input?
     var completion: Subscribers.Completion<Failure>?
@@ -413,6 +464,7 @@ extension Publisher {
   ///     `false`, the publisher emits the first element received during the interval.
   /// - Returns: A publisher that emits either the most-recent or first element received during
   ///   the specified interval.
+  @inlinable
   public func throttle<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, scheduler: S, latest: Bool
   ) -> Publishers.Throttle<Self, S> {

@@ -48,6 +48,7 @@ extension Publishers {
     ///     upstream: subject, interval: .seconds(5), scheduler: DispatchQueue.main, options: nil,
     ///     customError: nil)
     /// ```
+    @inlinable
     public init(
       upstream: Upstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
       options: Context.SchedulerOptions?, customError: (() -> Publishers.Timeout<Upstream, Context>.Failure)?
@@ -64,6 +65,7 @@ extension Publishers {
     /// With the `ImmediateScheduler`, which runs the timeout at once, the subscriber receives its
     /// subscription and then the timeout's completion (Combine crashes on its own lock; see
     /// `Documentation/DifferencesFromCombine.md`).
+    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         TimeoutInner(
@@ -85,7 +87,9 @@ extension Publishers {
 /// `DeliveryOwnership`) delivers what is let go; the subscribing call owns it from the start.
 /// Values, closures and subscriptions leave the machine through `inout` parameters, to be
 /// released after the lock; the actions are trivial enums.
+@usableFromInline
 struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
+  @usableFromInline
   enum Phase {
     case awaitingSubscription
     case subscribed
@@ -98,6 +102,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What to do after the timer fired.
+  @usableFromInline
   enum TimerAction {
     case none
     /// The deadline moved: arm timer `generation` for `timer.deadline`.
@@ -108,6 +113,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What the owner of delivery does next.
+  @usableFromInline
   enum Step {
     /// Deliver the element handed out.
     case deliver
@@ -118,34 +124,53 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// What a cancel lets go of, after the lock.
+  @usableFromInline
   struct Released {
+    @usableFromInline
     var upstream: (any Subscription)?
+    @usableFromInline
     var timer: (any Cancellable)?
+    @usableFromInline
     var queued = ValueQueue<Input>()
+    @usableFromInline
     var customError: (() -> Failure)?
+
+    @inlinable
+    init() {}
   }
 
-  private(set) var phase = Phase.awaitingSubscription
-  private(set) var upstream: (any Subscription)?
+  @usableFromInline
+  var phase = Phase.awaitingSubscription
+  @usableFromInline
+  var upstream: (any Subscription)?
+  @usableFromInline
   var timer = DeadlineTimer<Time>()
   /// Whether the downstream has requested anything yet: its first request restarts the clock.
-  private(set) var hasRequested = false
+  @usableFromInline
+  var hasRequested = false
   /// Elements waiting for their scheduled delivery, in the upstream's order.
-  private var queued = ValueQueue<Input>()
+  @usableFromInline
+  var queued = ValueQueue<Input>()
   /// Scheduled deliveries that have run and not yet let an element or the completion go.
-  private var hops = 0
+  @usableFromInline
+  var hops = 0
   /// The upstream's completion (behind `queued`), or the timeout's (at once).
-  private var completion: Subscribers.Completion<Failure>?
-  private var customError: (() -> Failure)?
+  @usableFromInline
+  var completion: Subscribers.Completion<Failure>?
+  @usableFromInline
+  var customError: (() -> Failure)?
   /// Which call owns the downstream; the subscribing call, from the start.
-  private var delivery = DeliveryOwnership(claimed: true)
+  @usableFromInline
+  var delivery = DeliveryOwnership(claimed: true)
 
+  @inlinable
   init(customError: (() -> Failure)?) {
     self.customError = customError
   }
 
   /// The upstream's subscription, the clock starting with the deadline `deadline`: returns the
   /// timer to arm, or `nil` to cancel the subscription (a second one).
+  @inlinable
   mutating func receive(subscription: any Subscription, deadline: Time) -> UInt64? {
     guard case .awaitingSubscription = phase else { return nil }
     phase = .subscribed
@@ -156,6 +181,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// An element from the upstream, the clock starting again with the deadline `deadline`:
   /// returns whether to schedule its delivery. A timer to arm goes to `arming`; an element
   /// ignored (before the subscription, after the end) to `released`.
+  @inlinable
   mutating func receive(_ input: Input, deadline: Time, arming: inout UInt64?, released: inout Input?) -> Bool {
     guard case .subscribed = phase else {
       released = input
@@ -168,6 +194,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's completion: returns whether to schedule its delivery. The timer is stopped
   /// into `cancelling`.
+  @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>, cancelling: inout (any Cancellable)?) -> Bool {
     guard case .subscribed = phase else { return false }
     // As in Combine, the upstream is kept, to be asked and cancelled, until the completion has
@@ -179,6 +206,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// A scheduled delivery ran: returns whether this call owns delivery and drains.
+  @inlinable
   mutating func deliveryCameDue() -> Bool {
     switch phase {
     case .subscribed, .completing:
@@ -191,6 +219,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// A request from the downstream, `.none` too, as in Combine: returns whether it is the first,
   /// which restarts the clock (see `restartClock`). It goes to the upstream, through `forward`.
+  @inlinable
   mutating func request(forwardingTo forward: inout (any Subscription)?) -> Bool {
     switch phase {
     case .subscribed:
@@ -207,6 +236,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The clock starts again for the first request, with the deadline `deadline`: returns the
   /// timer to arm, if none is pending.
+  @inlinable
   mutating func restartClock(deadline: Time) -> UInt64? {
     guard case .subscribed = phase else { return nil }
     return timer.move(to: deadline)
@@ -215,6 +245,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Timer `generation` fired at `now`. When the deadline has passed, the upstream to cancel
   /// goes to `cancellingUpstream`, the closure that makes the error to `makeError`, and the
   /// elements still queued, dropped, to `dropped`. The timer's cancellable goes to `cancelling`.
+  @inlinable
   mutating func timerFired(
     _ generation: UInt64, at now: Time, cancelling: inout (any Cancellable)?,
     cancellingUpstream: inout (any Subscription)?, makeError: inout (() -> Failure)?, dropped: inout ValueQueue<Input>
@@ -236,6 +267,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// The timeout's completion, made: returns whether this call owns delivery and drains.
+  @inlinable
   mutating func timedOut(with completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .timingOut = phase else { return false }
     self.completion = completion
@@ -244,6 +276,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. One before the subscription is ignored, as in Combine.
+  @inlinable
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .subscribed, .completing, .timingOut:
@@ -264,6 +297,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// `value`), then the completion (into `completion`): the upstream's once every element queued
   /// before it has gone (the upstream, kept until then, goes to `released`), the timeout's at
   /// once.
+  @inlinable
   mutating func nextStep(
     adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?, value: inout Input?,
     completion: inout Subscribers.Completion<Failure>?, releasing released: inout (any Subscription)?
@@ -293,7 +327,8 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
     return .idle
   }
 
-  private mutating func complete(
+  @inlinable
+  mutating func complete(
     with due: Subscribers.Completion<Failure>, into completion: inout Subscribers.Completion<Failure>?
   ) -> Step {
     phase = .terminal
@@ -308,31 +343,42 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 ///
 /// Described and shown in playgrounds as Combine's, "Timeout", and reflected, as Combine's,
 /// without children.
+@usableFromInline
 final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
+  @usableFromInline
   typealias Input = Downstream.Input
+  @usableFromInline
   typealias Failure = Downstream.Failure
+  @usableFromInline
   typealias Machine = TimeoutStateMachine<Input, Failure, Context.SchedulerTimeType>
 
-  private struct State {
-    var machine: Machine
-    /// Until the completion goes out, or the downstream cancels.
-    var downstream: Downstream?
-  }
+  @usableFromInline
+  typealias State = MachineAndDownstream<Machine, Downstream>
 
   // Guarded by its own lock.
-  private let state: Locked<State>
-  private let interval: Context.SchedulerTimeType.Stride
-  private let scheduler: Context
-  private let options: Context.SchedulerOptions?
-  private let census: CensusToken
+  @usableFromInline
+  let state: Locked<State>
+  @usableFromInline
+  let interval: Context.SchedulerTimeType.Stride
+  @usableFromInline
+  let scheduler: Context
+  @usableFromInline
+  let options: Context.SchedulerOptions?
+  @usableFromInline
+  let census: CensusToken
 
+  @usableFromInline
   var description: String { "Timeout" }
+  @usableFromInline
   var playgroundDescription: Any { description }
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
+  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
+  @inlinable
   init(
     downstream: Downstream, interval: Context.SchedulerTimeType.Stride, scheduler: Context,
     options: Context.SchedulerOptions?, customError: (() -> Failure)?
@@ -346,6 +392,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   // MARK: Upstream
 
+  @inlinable
   func receive(subscription: any Subscription) {
     let deadline = scheduler.now.advanced(by: interval)
     var downstream: Downstream?
@@ -365,6 +412,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     drain(more: .none)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let deadline = scheduler.now.advanced(by: interval)
     var arming: UInt64?
@@ -378,6 +426,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     return .none
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     var cancelling: (any Cancellable)?
     let schedules = state.withLock { $0.machine.receive(completion: completion, cancelling: &cancelling) }
@@ -387,6 +436,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   // MARK: Downstream
 
+  @inlinable
   func request(_ demand: Subscribers.Demand) {
     var upstream: (any Subscription)?
     if state.withLock({ $0.machine.request(forwardingTo: &upstream) }) {
@@ -396,6 +446,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     upstream?.request(demand)
   }
 
+  @inlinable
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()
@@ -412,7 +463,8 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   /// Schedules timer `generation` for `deadline`. The action holds this subscription, as in
   /// Combine, until the timer is cancelled: when it has fired, or when the stream ends.
-  private func arm(_ generation: UInt64, at deadline: Context.SchedulerTimeType) {
+  @inlinable
+  func arm(_ generation: UInt64, at deadline: Context.SchedulerTimeType) {
     let cancellable = scheduler.schedule(
       after: deadline, interval: interval, tolerance: scheduler.minimumTolerance, options: options
     ) { [self] in
@@ -421,7 +473,8 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     state.withLock { $0.machine.timer.armed(generation, cancellable) }?.cancel()
   }
 
-  private func timerFired(_ generation: UInt64) {
+  @inlinable
+  func timerFired(_ generation: UInt64) {
     let now = scheduler.now
     var cancelling: (any Cancellable)?
     var upstream: (any Subscription)?
@@ -453,7 +506,8 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   /// Hands the next element or the completion to the downstream on the scheduler. The action
   /// holds this subscription, as in Combine, until it runs.
-  private func scheduleDelivery() {
+  @inlinable
+  func scheduleDelivery() {
     scheduler.schedule(options: options) { [self] in
       if state.withLock({ $0.machine.deliveryCameDue() }) { drain(more: .none) }
     }
@@ -461,7 +515,8 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   /// Runs while this call owns the downstream: delivers what the state machine says, and asks
   /// the upstream for the demand each element returns, as Combine does.
-  private func drain(more initial: Subscribers.Demand) {
+  @inlinable
+  func drain(more initial: Subscribers.Demand) {
     var more = initial
     var forward: (any Subscription)?
     var value: Input?
@@ -514,6 +569,7 @@ extension Publisher {
   ///     the failure returned by this closure to the subscriber as the reason for termination.
   /// - Returns: A publisher that terminates if the specified interval elapses with no events
   ///   received from the upstream publisher.
+  @inlinable
   public func timeout<S: Scheduler>(
     _ interval: S.SchedulerTimeType.Stride, scheduler: S, options: S.SchedulerOptions? = nil,
     customError: (() -> Failure)? = nil
