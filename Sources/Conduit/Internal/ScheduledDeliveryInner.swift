@@ -3,9 +3,12 @@ import Synchronization
 /// The subscription behind `receive(on:)` and `delay(for:tolerance:scheduler:options:)`: hands
 /// each element and the completion to the scheduler, to run at once (`receive(on:)`) or after
 /// `delay` (`delay`), and delivers them from there, one scheduled run at a time.
+///
+/// As in Combine, `delay`'s subscription neither describes nor reflects itself; `receive(on:)`'s
+/// does, as its subclass `ReceiveOnInner`.
 @usableFromInline
-final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
+  CensusScoped, @unchecked Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input
@@ -32,12 +35,6 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: 
   let census: CensusToken
 
   @usableFromInline
-  var description: String { delay == nil ? "ReceiveOn" : "Delay" }
-  @usableFromInline
-  var playgroundDescription: Any { description }
-  @usableFromInline
-  var customMirror: Mirror { Mirror(self, children: [:]) }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   @inlinable
@@ -46,7 +43,7 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: 
     delay: (interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride)?,
     options: Context.SchedulerOptions?
   ) {
-    census = CensusToken(ScheduledDeliveryInner.self, inheritingFrom: downstream)
+    census = CensusToken(Self.self, inheritingFrom: downstream)
     self.downstream = downstream
     self.scheduler = scheduler
     self.delay = delay
@@ -128,4 +125,18 @@ final class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: 
     upstream?.cancel()
     if ownsDelivery { downstream = nil }
   }
+}
+
+/// `receive(on:)`'s subscription: described, reflected and shown in playgrounds as Combine's,
+/// "ReceiveOn", without children.
+@usableFromInline
+final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: ScheduledDeliveryInner<Downstream, Context>,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+{
+  @usableFromInline
+  var description: String { "ReceiveOn" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var customMirror: Mirror { Mirror(self, children: [:]) }
 }

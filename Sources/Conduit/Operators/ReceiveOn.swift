@@ -45,7 +45,7 @@ extension Publishers {
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
-        ScheduledDeliveryInner(downstream: subscriber, scheduler: scheduler, delay: nil, options: options))
+        ReceiveOnInner(downstream: subscriber, scheduler: scheduler, delay: nil, options: options))
     }
   }
 }

@@ -36,9 +36,8 @@ extension Publishers {
     // Thread-safe by itself.
     @usableFromInline
     let ticks = PassthroughSubject<Context.SchedulerTimeType, Never>()
-    // Guarded by its own lock: the running timer, if connected.
-    @usableFromInline
-    let connection = Locked<(any Cancellable)?>(nil)
+    // Guarded by its own lock.
+    let connection = Locked(TimerConnection())
 
     /// Creates a timer publisher; it starts ticking when connected.
     public init(
@@ -57,14 +56,11 @@ extension Publishers {
     }
 
     /// Starts the timer: the first tick comes one interval from now. Connecting a timer that is
-    /// running returns a cancellable for the same run.
+    /// running returns a cancellable for the same run; cancelling what an earlier run's
+    /// `connect()` returned does nothing to a later run.
     public func connect() -> any Cancellable {
-      let started = connection.withLock { running -> Bool in
-        guard running == nil else { return false }
-        running = Subscriptions.empty
-        return true
-      }
-      if started {
+      let (run, starts) = connection.withLock { $0.connect() }
+      if starts {
         let scheduler = scheduler
         let ticks = ticks
         let timer = scheduler.schedule(
@@ -72,21 +68,53 @@ extension Publishers {
         ) {
           ticks.send(scheduler.now)
         }
-        let kept = connection.withLock { running -> Bool in
-          // A cancel that came while the timer was being scheduled left `running` nil.
-          guard running != nil else { return false }
-          running = timer
-          return true
-        }
-        if !kept { timer.cancel() }
+        connection.withLock { $0.started(run, timer) }?.cancel()
       }
-      return AnyCancellable { self.disconnect() }
+      return AnyCancellable { self.disconnect(run) }
     }
 
-    /// Stops the timer, if it runs.
-    func disconnect() {
-      connection.withLock { $0.take() }?.cancel()
+    func disconnect(_ run: UInt64) {
+      connection.withLock { $0.disconnect(run) }?.cancel()
     }
+  }
+}
+
+/// Whether a `Publishers.Timer` is connected, and which run of its timer is the current one.
+///
+/// Each connection that starts the timer is a new run, numbered; what `connect()` returns stops
+/// its own run only, so that the cancellable of a run that ended earlier does nothing to a later
+/// one. The timer's cancellable leaves through the caller, to be cancelled after the lock.
+struct TimerConnection {
+  /// The number of the latest run.
+  private(set) var run: UInt64 = 0
+  private(set) var isConnected = false
+  /// The current run's timer, once the scheduler has returned it.
+  private var timer: (any Cancellable)?
+
+  /// A connection: the run it joins, and whether it starts that run (none was connected).
+  mutating func connect() -> (run: UInt64, starts: Bool) {
+    guard !isConnected else { return (run, false) }
+    isConnected = true
+    run &+= 1
+    return (run, true)
+  }
+
+  /// The scheduler returned run `started`'s timer: kept while that run is current, otherwise
+  /// returned to be cancelled (its connection was cancelled while the timer was scheduled).
+  mutating func started(_ started: UInt64, _ timer: any Cancellable) -> (any Cancellable)? {
+    guard isConnected, started == run else { return timer }
+    self.timer = timer
+    return nil
+  }
+
+  /// A cancel of what connected run `ended`: returns its timer to cancel, `nil` when that run has
+  /// already ended.
+  mutating func disconnect(_ ended: UInt64) -> (any Cancellable)? {
+    guard isConnected, ended == run else { return nil }
+    isConnected = false
+    var stopped: (any Cancellable)?
+    swap(&stopped, &timer)
+    return stopped
   }
 }
 

@@ -64,4 +64,16 @@ struct DelayTests {
     #expect(subscriber.values.isEmpty)
     #expect(scheduler.pendingActionCount == 0)
   }
+
+  @Test func itNeitherDescribesNorReflectsItselfAsCombine() throws {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
+    let subscription = try #require(subscriber.subscription)
+    #expect(!(subscription is any CustomStringConvertible))
+    #expect(!(subscription is any CustomReflectable))
+    #expect(!(subscription is any CustomPlaygroundDisplayConvertible))
+    subscriber.cancel()
+  }
 }

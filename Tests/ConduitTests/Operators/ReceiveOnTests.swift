@@ -108,4 +108,15 @@ struct ReceiveOnTests {
     #expect(subscriber.violations.isEmpty)
     subscriber.cancel()
   }
+
+  @Test func itDescribesItselfAsCombineDoes() {
+    let scheduler = DispatchQueue.test
+    let upstream = HandDrivenPublisher<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.receive(on: scheduler).subscribe(subscriber)
+    let subscription = subscriber.subscription
+    #expect(subscription.map { String(describing: $0) } == "ReceiveOn")
+    #expect(subscription.map { Mirror(reflecting: $0).children.count } == 0)
+    subscriber.cancel()
+  }
 }

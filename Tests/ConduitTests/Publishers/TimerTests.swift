@@ -24,6 +24,39 @@ struct TimerTests {
     subscriber.cancel()
   }
 
+  @Test func aCancellableOfAnEarlierRunDoesNotStopALaterOne() {
+    let scheduler = DispatchQueue.test
+    let timer = scheduler.timerPublisher(every: .seconds(1))
+    let subscriber = TestSubscriber<DispatchQueue.SchedulerTimeType, Never>()
+    timer.subscribe(subscriber)
+    let first = timer.connect()
+    let joined = timer.connect()
+    scheduler.advance(by: .seconds(1))
+    first.cancel()
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values.count == 1)
+    let second = timer.connect()
+    first.cancel()
+    joined.cancel()
+    scheduler.advance(by: .seconds(2))
+    #expect(subscriber.values.count == 3)
+    second.cancel()
+    scheduler.advance(by: .seconds(1))
+    #expect(subscriber.values.count == 3)
+    #expect(scheduler.pendingActionCount == 0)
+    subscriber.cancel()
+  }
+
+  @Test func aConnectionCancelledBeforeItsTimerIsScheduledStopsIt() {
+    var connection = TimerConnection()
+    let (run, starts) = connection.connect()
+    #expect(starts)
+    #expect(connection.disconnect(run) == nil)
+    let timer = Subscriptions.empty
+    #expect(connection.started(run, timer) != nil)
+    #expect(connection.isConnected == false)
+  }
+
   @Test func autoconnectStartsWithTheFirstSubscriberAndStopsWhenItCancels() {
     let scheduler = DispatchQueue.test
     var ticks = 0
