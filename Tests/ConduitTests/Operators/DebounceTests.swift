@@ -4,7 +4,8 @@ import Testing
 
 @testable import Conduit
 
-/// `debounce` in virtual time, on `DispatchQueue.test`.
+/// `debounce` in virtual time, on `DispatchQueue.test`, and in a few integration tests with
+/// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct DebounceTests {
   @Test func anElementGoesOutOnceTheQuietPeriodHasPassed() {
@@ -155,4 +156,59 @@ struct DebounceTests {
     #expect(children == ["downstream", "downstreamDemand", "currentValue"])
     subscriber.cancel()
   }
+
+  // MARK: On a real DispatchQueue
+
+  @Test func onARealQueueABurstGoesOutAsItsLastElementOnly() {
+    let queue = DispatchQueue(label: "DebounceTests.burst")
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    let lastArrived = DispatchSemaphore(value: 0)
+    subscriber.onValue { if $0 == 10 { lastArrived.signal() } }
+    upstream.debounce(for: .milliseconds(200), scheduler: queue).subscribe(subscriber)
+    for value in 1...10 { upstream.send(value) }
+    #expect(lastArrived.wait(timeout: .now() + 5) == .success)
+    // Another quiet period passes without a second delivery.
+    waitOnTheClock(of: queue, for: .milliseconds(300))
+    #expect(subscriber.values == [10])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func onARealQueueEachElementFollowedByAQuietPeriodGoesOut() {
+    let queue = DispatchQueue(label: "DebounceTests.quiet")
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    let arrived = DispatchSemaphore(value: 0)
+    subscriber.onValue { _ in arrived.signal() }
+    upstream.debounce(for: .milliseconds(5), scheduler: queue).subscribe(subscriber)
+    for value in 1...3 {
+      upstream.send(value)
+      #expect(arrived.wait(timeout: .now() + 5) == .success)
+    }
+    upstream.send(completion: .finished)
+    // The finish goes through the queue, after what the queue already holds.
+    queue.sync {}
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func onARealQueueACancelStopsTheTimer() {
+    let queue = DispatchQueue(label: "DebounceTests.cancel")
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    upstream.debounce(for: .milliseconds(10), scheduler: queue).subscribe(subscriber)
+    upstream.send(1)
+    subscriber.cancel()
+    waitOnTheClock(of: queue, for: .milliseconds(50))
+    #expect(subscriber.events == [.subscription])
+  }
+}
+
+/// Returns once `queue` has run an action scheduled `interval` from now: a wait on the real
+/// clock that leaves the queue free to run what is due meanwhile.
+private func waitOnTheClock(of queue: DispatchQueue, for interval: DispatchTimeInterval) {
+  let elapsed = DispatchSemaphore(value: 0)
+  queue.asyncAfter(deadline: .now() + interval) { elapsed.signal() }
+  elapsed.wait()
 }

@@ -4,7 +4,8 @@ import Testing
 
 @testable import Conduit
 
-/// `throttle` in virtual time, on `DispatchQueue.test`.
+/// `throttle` in virtual time, on `DispatchQueue.test`, and in a few integration tests with
+/// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct ThrottleTests {
   /// Sends -1 at 0, 1 at 100, 2 at 200, 3 at 600, 4 at 700, 5 at 900 and 6 at 1200 ms through a
@@ -115,5 +116,45 @@ struct ThrottleTests {
     #expect(subscriber.values == [0, -1, -2, -3, -4, -5])
     #expect(subscriber.violations.isEmpty)
     subscriber.cancel()
+  }
+
+  // MARK: On a real DispatchQueue
+
+  @Test func onARealQueueTheFirstElementGoesOutWithoutWaitingForTheInterval() {
+    let queue = DispatchQueue(label: "ThrottleTests.first")
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    let firstArrived = DispatchSemaphore(value: 0)
+    subscriber.onValue { if $0 == 1 { firstArrived.signal() } }
+    upstream.throttle(for: .seconds(10), scheduler: queue, latest: false).subscribe(subscriber)
+    for value in 1...3 { upstream.send(value) }
+    // Well before the interval is over.
+    #expect(firstArrived.wait(timeout: .now() + 5) == .success)
+    queue.sync {}
+    #expect(subscriber.values == [1])
+    #expect(subscriber.violations.isEmpty)
+    subscriber.cancel()
+  }
+
+  @Test func onARealQueueWithLatestTheLastElementOfABurstGoesOutAfterTheFirst() {
+    let queue = DispatchQueue(label: "ThrottleTests.latest")
+    let upstream = PassthroughSubject<Int, Never>()
+    let subscriber = TestSubscriber<Int, Never>()
+    let arrived = DispatchSemaphore(value: 0)
+    subscriber.onValue { if $0 == 1 || $0 == 10 { arrived.signal() } }
+    upstream.throttle(for: .milliseconds(50), scheduler: queue, latest: true).subscribe(subscriber)
+    upstream.send(1)
+    #expect(arrived.wait(timeout: .now() + 5) == .success)
+    for value in 2...10 { upstream.send(value) }
+    #expect(arrived.wait(timeout: .now() + 5) == .success)
+    upstream.send(completion: .finished)
+    queue.sync {}
+    // How many of the burst go out depends on the machine; the first and the last always do.
+    let values = subscriber.values
+    #expect(values.first == 1)
+    #expect(values.last == 10)
+    #expect(zip(values, values.dropFirst()).allSatisfy { $0 < $1 })
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
   }
 }

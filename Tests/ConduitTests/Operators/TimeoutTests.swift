@@ -4,7 +4,8 @@ import Testing
 
 @testable import Conduit
 
-/// `timeout` in virtual time, on `DispatchQueue.test`.
+/// `timeout` in virtual time, on `DispatchQueue.test`, and in a few integration tests with
+/// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct TimeoutTests {
   @Test func aQuietIntervalFailsWithTheCustomErrorAndCancelsTheUpstream() {
@@ -121,5 +122,59 @@ struct TimeoutTests {
     scheduler.advance()
     #expect(subscriber.values == [1])
     #expect(upstream.link?.isCancelled == true)
+  }
+
+  // MARK: On a real DispatchQueue
+
+  @Test func onARealQueueASilentUpstreamFailsWithTheCustomErrorOnceTheIntervalHasPassed() {
+    let queue = DispatchQueue(label: "TimeoutTests.silent")
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    let completed = DispatchSemaphore(value: 0)
+    let start = DispatchTime.now()
+    upstream.timeout(.milliseconds(10), scheduler: queue, customError: { Oops() })
+      .handleEvents(receiveCompletion: { _ in completed.signal() })
+      .subscribe(subscriber)
+    #expect(completed.wait(timeout: .now() + 5) == .success)
+    let elapsed = DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds
+    #expect(elapsed >= 10_000_000)
+    // The completion reaches the subscriber on the queue, right after the signal.
+    queue.sync {}
+    #expect(subscriber.events == [.subscription, .completion(.failure(Oops()))])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func onARealQueueValuesFasterThanTheIntervalKeepItFromFiring() {
+    let queue = DispatchQueue(label: "TimeoutTests.values")
+    let sender = DispatchQueue(label: "TimeoutTests.sender")
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    let completed = DispatchSemaphore(value: 0)
+    upstream.timeout(.seconds(1), scheduler: queue, customError: { Oops() })
+      .handleEvents(receiveCompletion: { _ in completed.signal() })
+      .subscribe(subscriber)
+    // One value every 5 ms for 100 ms, then the finish: the gaps stay far below the interval.
+    let start = DispatchTime.now()
+    for value in 0..<20 {
+      sender.asyncAfter(deadline: start + .milliseconds(5 * value)) { upstream.send(value) }
+    }
+    sender.asyncAfter(deadline: start + .milliseconds(100)) { upstream.send(completion: .finished) }
+    #expect(completed.wait(timeout: .now() + 5) == .success)
+    queue.sync {}
+    #expect(subscriber.values == Array(0..<20))
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func onARealQueueACancelStopsTheTimer() {
+    let queue = DispatchQueue(label: "TimeoutTests.cancel")
+    let upstream = PassthroughSubject<Int, Oops>()
+    let subscriber = TestSubscriber<Int, Oops>()
+    upstream.timeout(.milliseconds(10), scheduler: queue, customError: { Oops() }).subscribe(subscriber)
+    subscriber.cancel()
+    let elapsed = DispatchSemaphore(value: 0)
+    queue.asyncAfter(deadline: .now() + .milliseconds(50)) { elapsed.signal() }
+    elapsed.wait()
+    #expect(subscriber.events == [.subscription])
   }
 }
