@@ -248,7 +248,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// including those that the actions schedule within the window.
   ///
   /// With no argument, runs what is due now. A negative stride stops the test with a
-  /// precondition failure: virtual time never moves backwards.
+  /// precondition failure: virtual time never moves backwards. Threads may advance the same
+  /// scheduler at once: each runs what is due by its own target, every action runs once, and
+  /// the clock ends at the latest target.
   ///
   /// ```swift
   /// scheduler.schedule(after: scheduler.now.advanced(by: .seconds(1))) { print("ran") }
@@ -261,8 +263,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
         "TestScheduler.advance(by: \(stride)): the stride is negative, and virtual time cannot move backwards. Advance by zero or a positive stride; to start again from an earlier time, create a new TestScheduler."
       )
     }
-    let target = state.withLock { $0.now.advanced(by: stride) }
-    advanceClock(to: target, caller: "advance(by: \(stride))")
+    // No check against the clock: another thread's advance may move it past `target` meanwhile,
+    // and then only what is due by `target` and not yet run is left to run.
+    advanceClock(to: state.withLock { $0.now.advanced(by: stride) })
   }
 
   /// Moves the clock forward to `date`, running, in order, every action due by then, including
@@ -277,16 +280,16 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// scheduler.advance(to: start.advanced(by: .seconds(5)))  // prints "ran"
   /// ```
   public func advance(to date: SchedulerTimeType) {
-    advanceClock(to: date, caller: "advance(to: \(date))")
-  }
-
-  private func advanceClock(to target: SchedulerTimeType, caller: @autoclosure () -> String) {
     let now = self.now
-    guard now <= target else {
+    guard now <= date else {
       preconditionFailure(
-        "TestScheduler.\(caller()): that is before the scheduler's current time, \(now), and virtual time cannot move backwards. Advance to the current time or later; to start again from an earlier time, create a new TestScheduler."
+        "TestScheduler.advance(to: \(date)): that is before the scheduler's current time, \(now), and virtual time cannot move backwards. Advance to the current time or later; to start again from an earlier time, create a new TestScheduler."
       )
     }
+    advanceClock(to: date)
+  }
+
+  private func advanceClock(to target: SchedulerTimeType) {
     while let action = state.withLock({ $0.takeNextAction(dueBy: target) }) {
       action()
     }

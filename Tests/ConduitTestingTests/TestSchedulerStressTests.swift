@@ -40,6 +40,26 @@ struct TestSchedulerStressTests {
     var count: Int { value.load(ordering: .acquiring) }
   }
 
+  @Test func twoThreadsAdvancingAtOnceRunEveryActionOnceAndNeverMoveTheClockBack() {
+    let scheduler = VirtualScheduler(now: TestTime(0))
+    let counter = Counter()
+    let log = RunLog()
+    let actions = 10_000
+    for index in 0..<actions {
+      scheduler.schedule(after: TestTime(index)) {
+        counter.increment()
+        log.record(Run(id: index, due: TestTime(index), now: scheduler.now))
+      }
+    }
+    onThreads(2) { _ in
+      for _ in 0..<actions / 2 { scheduler.advance(by: .nanoseconds(1)) }
+    }
+    scheduler.advance(to: TestTime(actions))
+    #expect(counter.count == actions)
+    #expect(log.all.allSatisfy { $0.now >= $0.due })
+    #expect(scheduler.now == TestTime(actions))
+  }
+
   @Test func actionsScheduledFromFourThreadsWhileAnotherAdvancesRunExactlyOnceInOrder() {
     let scheduler = VirtualScheduler(now: TestTime(0))
     let log = RunLog()
