@@ -7,6 +7,8 @@ enum Baselines {
     Baseline(name: "baseline.Alloc5", measure: alloc5),
     Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
     Baseline(name: SchedulerWorkloads.thousandPendingName) { SchedulerWorkloads.costPerAction(pending: 1_000) },
+    Baseline(name: BridgeWorkloads.streamLoopName, measure: BridgeWorkloads.streamLoop),
+    Baseline(name: BridgeWorkloads.streamFromAnotherThreadName, measure: BridgeWorkloads.streamFromAnotherThread),
   ]
 
   /// One uncontended `Mutex` round trip plus one opaque closure call.

@@ -1,0 +1,141 @@
+/// A publisher that exposes its elements as a throwing asynchronous sequence.
+///
+/// Each iteration subscribes to the publisher once. As in Combine, each `next()` asks the
+/// publisher for one element and nothing is buffered: the elements a hot publisher sends while
+/// the loop body runs are dropped (use `values(bufferingPolicy:)` to keep them). The publisher's
+/// failure is thrown by `next()`; after it, and after the publisher finishes, `next()` returns
+/// `nil`. Leaving the loop or cancelling the task that iterates cancels the subscription, and
+/// `next()` then returns `nil`.
+///
+/// ```swift
+/// do {
+///     for try await user in api.users().values { print(user.name) }
+/// } catch {
+///     print("failed: \(error)")
+/// }
+/// ```
+///
+/// Beyond Combine: `next()` throws the publisher's own `Failure` type (typed throws), a value that
+/// the publisher delivers while `next()` asks for it is returned without suspending the task,
+/// the iterator implements `next(isolation:)`, and `values(bufferingPolicy:)` builds one that
+/// buffers.
+public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
+  /// The type of element produced by this asynchronous sequence.
+  public typealias Element = P.Output
+  /// The error the sequence throws: the publisher's failure.
+  public typealias Failure = P.Failure
+
+  @usableFromInline
+  let publisher: P
+  @usableFromInline
+  let policy: AsyncBufferingPolicy?
+
+  /// Creates a publisher that exposes elements received from an upstream publisher as a
+  /// throwing asynchronous sequence.
+  ///
+  /// ```swift
+  /// let lines = AsyncThrowingPublisher(api.lines())
+  /// ```
+  ///
+  /// - Parameter publisher: An upstream publisher. The asynchronous publisher converts elements
+  ///   received from this publisher into an asynchronous sequence.
+  @inlinable
+  public init(_ publisher: P) {
+    self.publisher = publisher
+    policy = nil
+  }
+
+  @inlinable
+  init(_ publisher: P, policy: AsyncBufferingPolicy) {
+    self.publisher = publisher
+    self.policy = policy
+  }
+
+  /// Creates an iterator, subscribing to the publisher.
+  @inlinable
+  public func makeAsyncIterator() -> Iterator {
+    Iterator(
+      publisher, limit: policy?.limit(for: AsyncIterationStateMachine<P.Output, P.Failure>.self) ?? .one)
+  }
+
+  /// The iterator that produces elements of the asynchronous publisher sequence.
+  ///
+  /// An iterator is used by one task at a time, as `AsyncThrowingStream`'s is.
+  public struct Iterator: AsyncIteratorProtocol {
+    /// The type of element produced by this iterator.
+    public typealias Element = P.Output
+    /// The error the iterator throws: the publisher's failure.
+    public typealias Failure = P.Failure
+
+    @usableFromInline
+    let lifetime: AsyncIterationLifetime<P.Output, P.Failure>
+
+    @inlinable
+    init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, P.Failure>.Limit) {
+      let inner = AsyncIterationInner<P.Output, P.Failure>(limit: limit)
+      lifetime = AsyncIterationLifetime(inner)
+      publisher.subscribe(inner)
+    }
+
+    /// Produces the next element in the sequence: `nil` once the publisher has finished or the
+    /// task is cancelled; throws the publisher's failure.
+    ///
+    /// ```swift
+    /// var iterator = api.lines().values.makeAsyncIterator()
+    /// let first = try await iterator.next()
+    /// ```
+    @inlinable
+    public mutating func next() async throws(P.Failure) -> P.Output? {
+      try await lifetime.inner.next(isolation: nil)
+    }
+
+    /// Produces the next element in the sequence, running in `actor`'s isolation: what a
+    /// `for try await` loop calls. Beyond Combine.
+    ///
+    /// ```swift
+    /// @MainActor func show(_ lines: AnyPublisher<String, any Error>) async throws {
+    ///     for try await line in lines.values { label = line }
+    /// }
+    /// ```
+    @inlinable
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
+      try await lifetime.inner.next(isolation: actor)
+    }
+  }
+}
+
+extension AsyncThrowingPublisher: Sendable where P: Sendable {}
+
+extension Publisher {
+  /// The elements from the publisher, as a throwing asynchronous sequence.
+  ///
+  /// As in Combine, each `next()` asks for one element and nothing is buffered: a hot
+  /// publisher's elements that arrive while the loop body runs are dropped. Use
+  /// `values(bufferingPolicy:)` to keep them. The publisher's failure is thrown.
+  ///
+  /// ```swift
+  /// for try await line in api.lines().values {
+  ///     print(line)
+  /// }
+  /// ```
+  @inlinable
+  public var values: AsyncThrowingPublisher<Self> {
+    AsyncThrowingPublisher(self)
+  }
+
+  /// The elements from the publisher, as a throwing asynchronous sequence that keeps those that
+  /// arrive while the loop body runs, as `policy` says. An extension to Combine.
+  ///
+  /// It asks the publisher for every element at once. The failure is thrown after the elements
+  /// kept before it.
+  ///
+  /// ```swift
+  /// for try await message in socket.messages.values(bufferingPolicy: .bufferingNewest(100)) {
+  ///     await handle(message)
+  /// }
+  /// ```
+  @inlinable
+  public func values(bufferingPolicy policy: AsyncBufferingPolicy) -> AsyncThrowingPublisher<Self> {
+    AsyncThrowingPublisher(self, policy: policy)
+  }
+}

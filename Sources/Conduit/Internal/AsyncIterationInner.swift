@@ -1,0 +1,98 @@
+/// The subscriber behind `values`: what the publisher delivers waits here for the task that
+/// iterates; its decisions are an `AsyncIterationStateMachine`'s.
+///
+/// The publisher holds it while subscribed; the iterator holds it through an
+/// `AsyncIterationLifetime`, which cancels it when the iterator goes away.
+@usableFromInline
+final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
+  CensusScoped, @unchecked Sendable
+{
+  @usableFromInline
+  typealias Input = Output
+  @usableFromInline
+  typealias Machine = AsyncIterationStateMachine<Output, Failure>
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<Machine>
+  @usableFromInline
+  let census: CensusToken
+
+  @usableFromInline
+  var description: String { "AsyncIteration" }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(limit: Machine.Limit) {
+    census = CensusToken(Self.self)
+    state = Locked(Machine(limit: limit))
+  }
+
+  // MARK: Publisher side
+
+  @inlinable
+  func receive(subscription: any Subscription) {
+    switch state.withLock({ $0.receive(subscription: subscription) }) {
+    case .cancel: subscription.cancel()
+    case .request(let demand): subscription.request(demand)
+    case .none: break
+    }
+  }
+
+  @inlinable
+  func receive(_ input: Output) -> Subscribers.Demand {
+    // An element dropped is released after the lock.
+    var dropped: Output?
+    state.withLock { $0.receive(input, dropped: &dropped) }?.resume()
+    return .none
+  }
+
+  @inlinable
+  func receive(completion: Subscribers.Completion<Failure>) {
+    state.withLock { $0.receive(completion: completion) }?.resume()
+  }
+
+  // MARK: Task side
+
+  /// Ends the iteration: the subscription is cancelled and a parked task resumed, to find the end.
+  @inlinable
+  func cancel() {
+    var released = Machine.Released()
+    guard state.withLock({ $0.cancel(released: &released) }) else { return }
+    released.upstream?.cancel()
+    released.waiter?.resume()
+  }
+
+  /// The next element, `nil` at the end or once the task is cancelled, or the publisher's
+  /// failure. Suspends only when nothing has arrived, also after asking for one element.
+  @inlinable
+  func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Output? {
+    if Task.isCancelled {
+      cancel()
+      return nil
+    }
+    while true {
+      var value: Output?
+      var failure: Failure?
+      var upstream: (any Subscription)?
+      switch state.withLock({ $0.take(value: &value, failure: &failure, requesting: &upstream) }) {
+      case .value:
+        return value.take()
+      case .end:
+        return nil
+      case .failure:
+        throw failure.take()!
+      case .request:
+        upstream.take()!.request(.max(1))
+      case .suspend:
+        await withTaskCancellationHandler(
+          operation: {
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
+              if !state.withLock({ $0.park(continuation) }) { continuation.resume() }
+            }
+          }, onCancel: { self.cancel() }, isolation: actor)
+      }
+    }
+  }
+}
