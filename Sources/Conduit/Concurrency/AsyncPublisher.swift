@@ -57,7 +57,8 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
   ///
-  /// An iterator is used by one task at a time, as `AsyncStream`'s is.
+  /// As in Combine, several tasks may wait in `next()` at once (through a shared copy kept in an
+  /// actor, say): each call asks for one element of its own.
   public struct Iterator: AsyncIteratorProtocol {
     /// The type of element produced by this iterator.
     public typealias Element = P.Output

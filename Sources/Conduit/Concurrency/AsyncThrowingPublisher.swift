@@ -15,15 +15,15 @@
 /// }
 /// ```
 ///
-/// Beyond Combine: `next()` throws the publisher's own `Failure` type (typed throws), a value that
-/// the publisher delivers while `next()` asks for it is returned without suspending the task,
-/// the iterator implements `next(isolation:)`, and `values(bufferingPolicy:)` builds one that
-/// buffers.
+/// As in Combine, `next()` throws untyped (`any Error`), so that code written for Combine
+/// compiles unchanged. Beyond Combine: a value that the publisher delivers while `next()` asks
+/// for it is returned without suspending the task, the iterator implements `next(isolation:)`,
+/// and `values(bufferingPolicy:)` builds one that buffers.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   /// The type of element produced by this asynchronous sequence.
   public typealias Element = P.Output
-  /// The error the sequence throws: the publisher's failure.
-  public typealias Failure = P.Failure
+  /// The error the sequence throws: the publisher's failure, untyped as in Combine.
+  public typealias Failure = any Error
 
   @usableFromInline
   let publisher: P
@@ -60,12 +60,13 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
   ///
-  /// An iterator is used by one task at a time, as `AsyncThrowingStream`'s is.
+  /// As in Combine, several tasks may wait in `next()` at once (through a shared copy kept in an
+  /// actor, say): each call asks for one element of its own.
   public struct Iterator: AsyncIteratorProtocol {
     /// The type of element produced by this iterator.
     public typealias Element = P.Output
-    /// The error the iterator throws: the publisher's failure.
-    public typealias Failure = P.Failure
+    /// The error the iterator throws: the publisher's failure, untyped as in Combine.
+    public typealias Failure = any Error
 
     @usableFromInline
     let lifetime: AsyncIterationLifetime<P.Output, P.Failure>
@@ -85,7 +86,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// let first = try await iterator.next()
     /// ```
     @inlinable
-    public mutating func next() async throws(P.Failure) -> P.Output? {
+    public mutating func next() async throws -> P.Output? {
       try await lifetime.inner.next(isolation: nil)
     }
 
@@ -98,7 +99,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// }
     /// ```
     @inlinable
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws(P.Failure) -> P.Output? {
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
       try await lifetime.inner.next(isolation: actor)
     }
   }

@@ -44,13 +44,23 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
   func receive(_ input: Output) -> Subscribers.Demand {
     // An element dropped is released after the lock.
     var dropped: Output?
-    state.withLock { $0.receive(input, dropped: &dropped) }?.resume()
+    var ending = ValueQueue<UnsafeContinuation<Bool, Never>>()
+    state.withLock { $0.receive(input, dropped: &dropped, ending: &ending) }?.resume(returning: true)
+    Self.end(&ending)
     return .none
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    state.withLock { $0.receive(completion: completion) }?.resume()
+    var ending = ValueQueue<UnsafeContinuation<Bool, Never>>()
+    state.withLock { $0.receive(completion: completion, ending: &ending) }?.resume(returning: true)
+    Self.end(&ending)
+  }
+
+  /// Wakes parked tasks to end: their `next()` returns `nil`.
+  @inlinable
+  static func end(_ waiters: inout ValueQueue<UnsafeContinuation<Bool, Never>>) {
+    while let waiter = waiters.popFirst() { waiter.resume(returning: false) }
   }
 
   // MARK: Task side
@@ -61,22 +71,24 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
     var released = Machine.Released()
     guard state.withLock({ $0.cancel(released: &released) }) else { return }
     released.upstream?.cancel()
-    released.waiter?.resume()
+    Self.end(&released.waiters)
   }
 
   /// The next element, `nil` at the end or once the task is cancelled, or the publisher's
-  /// failure. Suspends only when nothing has arrived, also after asking for one element.
+  /// failure. Suspends only when nothing has arrived, also after asking for one element. Several
+  /// tasks may call it at once, as in Combine.
   @inlinable
   func next(isolation actor: isolated (any Actor)?) async throws(Failure) -> Output? {
     if Task.isCancelled {
       cancel()
       return nil
     }
+    var asked = false
     while true {
       var value: Output?
       var failure: Failure?
       var upstream: (any Subscription)?
-      switch state.withLock({ $0.take(value: &value, failure: &failure, requesting: &upstream) }) {
+      switch state.withLock({ $0.take(asked: &asked, value: &value, failure: &failure, requesting: &upstream) }) {
       case .value:
         return value.take()
       case .end:
@@ -86,12 +98,13 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
       case .request:
         upstream.take()!.request(.max(1))
       case .suspend:
-        await withTaskCancellationHandler(
+        let takesAgain = await withTaskCancellationHandler(
           operation: {
-            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Void, Never>) in
-              if !state.withLock({ $0.park(continuation) }) { continuation.resume() }
+            await withUnsafeContinuation(isolation: actor) { (continuation: UnsafeContinuation<Bool, Never>) in
+              if !state.withLock({ $0.park(continuation) }) { continuation.resume(returning: true) }
             }
           }, onCancel: { self.cancel() }, isolation: actor)
+        if !takesAgain { return nil }
       }
     }
   }

@@ -2,16 +2,18 @@
 /// kept apart from its calls out (DESIGN.md §3): the publisher's events and the iterating task's
 /// calls update the state under the subscriber's lock and say what to do once it is released.
 ///
-/// Without a buffer (`limit == .one`), as in Combine, each `next()` asks for one element, and
-/// the element that arrives waits in `ready` for the `next()` that asked. A synchronous publisher
-/// delivers it while `request` runs, so that `next()` returns without suspending. With a buffer,
-/// the subscriber asks for everything at once and keeps what arrives between two `next()` calls,
-/// as the policy says.
+/// Without a buffer (`limit == .one`), as in Combine, each `next()` asks for one element (before
+/// the subscription, the requests add up and go out with it), and the element that arrives
+/// waits in `ready` for a `next()` that asked; an element nobody asked for stops the program, as
+/// in Combine. A synchronous publisher delivers it while `request` runs, so that `next()`
+/// returns without suspending. With a buffer, the subscriber asks for everything at once and
+/// keeps what arrives between two `next()` calls, as the policy says.
 ///
-/// A task with nothing to take parks its continuation in `waiter`; whatever arrives next (an
-/// element, the completion, a cancel) hands it back to be resumed after the lock, and the task
-/// then takes again. Elements never travel through the continuation: they stay in `ready`, so
-/// that the continuation carries nothing and the machine's actions stay trivial.
+/// As in Combine, several tasks may call `next()` at once. A call with nothing to take parks its
+/// continuation in `waiters`, first come first woken. An element wakes the first to take again;
+/// the completion wakes the first to take it and the others to end; a cancel, or an element that
+/// comes before the subscription (as Combine does), wakes them all to end. Elements never travel
+/// through a continuation: they stay in `ready`, so that the machine's actions stay trivial.
 @usableFromInline
 struct AsyncIterationStateMachine<Output, Failure: Error> {
   /// How many elements the subscriber asks for, and keeps when the task is not waiting.
@@ -66,17 +68,21 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
   var phase = Phase.awaitingSubscription
   @usableFromInline
   var upstream: (any Subscription)?
-  /// Elements that arrived and wait for the task, oldest first.
+  /// Elements that arrived and wait for a task, oldest first.
   @usableFromInline
   var ready = ValueQueue<Output>()
   @usableFromInline
   var completion: Subscribers.Completion<Failure>?
-  /// Whether an element asked for (with `limit == .one`) has not arrived yet.
+  /// Without a buffer: elements asked for that have not arrived yet.
   @usableFromInline
-  var requested = false
-  /// The task parked until something arrives.
+  var outstanding = 0
+  /// Without a buffer: elements asked for before the subscription, to ask it for.
   @usableFromInline
-  var waiter: UnsafeContinuation<Void, Never>?
+  var owed = 0
+  /// The tasks parked until something arrives: each is resumed with whether to take again
+  /// (`true`) or to end (`false`).
+  @usableFromInline
+  var waiters = ValueQueue<UnsafeContinuation<Bool, Never>>()
 
   @inlinable
   init(limit: Limit) {
@@ -84,75 +90,99 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
   }
 
   /// The publisher's subscription: the first one is kept, and asked for everything (with a
-  /// buffer) or for the element a parked task waits for; any other is cancelled.
+  /// buffer) or for the elements asked for so far; any other is cancelled.
   @inlinable
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingSubscription = phase else { return .cancel }
     phase = .subscribed
     upstream = subscription
     if limit != .one { return .request(.unlimited) }
-    guard waiter != nil else { return .none }
-    requested = true
-    return .request(.max(1))
+    guard owed > 0 else { return .none }
+    defer { owed = 0 }
+    outstanding += owed
+    return .request(.max(owed))
   }
 
-  /// An element: kept for the task, unless the buffer's policy drops it or an older one (into
-  /// `dropped`). Returns the parked task to resume.
+  /// An element: kept for a task, unless the buffer's policy drops it or an older one (into
+  /// `dropped`). Returns the parked task to wake. Before the subscription, as in Combine, it is
+  /// dropped and every parked task is woken to end (into `ending`).
   @inlinable
-  mutating func receive(_ input: Output, dropped: inout Output?) -> UnsafeContinuation<Void, Never>? {
+  mutating func receive(
+    _ input: Output, dropped: inout Output?, ending: inout ValueQueue<UnsafeContinuation<Bool, Never>>
+  ) -> UnsafeContinuation<Bool, Never>? {
     guard case .subscribed = phase else {
       dropped = input
+      if case .awaitingSubscription = phase { swap(&ending, &waiters) }
       return nil
     }
-    requested = false
-    if waiter == nil {
-      switch limit {
-      case .one, .unbounded:
-        break
-      case .newest(let size):
-        if size <= 0 {
+    switch limit {
+    case .one:
+      precondition(
+        outstanding > 0,
+        "values received an element without requesting demand: the publisher sent more than was asked for")
+      outstanding -= 1
+    case .unbounded:
+      break
+    case .newest(let size):
+      if waiters.isEmpty && ready.count >= size {
+        guard size > 0 else {
           dropped = input
           return nil
         }
-        if ready.count >= size { dropped = ready.popFirst() }
-      case .oldest(let size):
-        if ready.count >= size {
-          dropped = input
-          return nil
-        }
+        dropped = ready.popFirst()
+      }
+    case .oldest(let size):
+      if waiters.isEmpty && ready.count >= size {
+        dropped = input
+        return nil
       }
     }
     ready.append(input)
-    return waiter.take()
+    return waiters.popFirst()
   }
 
-  /// The publisher's completion: kept for the task, after the elements kept. Returns the parked
-  /// task to resume.
+  /// The publisher's completion: kept for a task, after the elements kept. Returns the parked
+  /// task to wake to take it; the others are woken to end (into `ending`).
   @inlinable
-  mutating func receive(completion: Subscribers.Completion<Failure>) -> UnsafeContinuation<Void, Never>? {
-    guard case .subscribed = phase else { return nil }
-    phase = .completed
-    upstream = nil
-    self.completion = completion
-    return waiter.take()
+  mutating func receive(
+    completion: Subscribers.Completion<Failure>, ending: inout ValueQueue<UnsafeContinuation<Bool, Never>>
+  ) -> UnsafeContinuation<Bool, Never>? {
+    switch phase {
+    case .awaitingSubscription, .subscribed:
+      phase = .completed
+      upstream = nil
+      self.completion = completion
+      let first = waiters.popFirst()
+      swap(&ending, &waiters)
+      return first
+    case .completed, .terminal:
+      return nil
+    }
   }
 
-  /// The task's `next()`: the next element (into `value`), the end, the failure (into
-  /// `failure`), a subscription to ask for one element (into `requesting`), or nothing yet.
+  /// A task's `next()`: the next element (into `value`), the end, the failure (into `failure`),
+  /// a subscription to ask for one element (into `requesting`), or nothing yet. `asked` says
+  /// whether this call has asked for its element; without a buffer, a call takes an element only
+  /// once it has, so that each element goes to a call that asked for one.
   @inlinable
   mutating func take(
-    value: inout Output?, failure: inout Failure?, requesting: inout (any Subscription)?
+    asked: inout Bool, value: inout Output?, failure: inout Failure?, requesting: inout (any Subscription)?
   ) -> Take {
-    if let next = ready.popFirst() {
+    if asked || limit != .one, let next = ready.popFirst() {
       value = next
       return .value
     }
     switch phase {
     case .awaitingSubscription:
+      if limit == .one && !asked {
+        asked = true
+        owed += 1
+      }
       return .suspend
     case .subscribed:
-      guard limit == .one, !requested else { return .suspend }
-      requested = true
+      guard limit == .one, !asked else { return .suspend }
+      asked = true
+      outstanding += 1
       requesting = upstream
       return .request
     case .completed:
@@ -166,17 +196,14 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
     }
   }
 
-  /// Parks the task's continuation: returns `false` when something arrived since the task took
-  /// (the caller resumes it at once).
+  /// Parks a task's continuation: returns `false` when the call should take again at once
+  /// (something arrived since it took).
   @inlinable
-  mutating func park(_ continuation: UnsafeContinuation<Void, Never>) -> Bool {
-    precondition(
-      waiter == nil,
-      "next() was called on a values iterator while another call was waiting: iterate from one task at a time")
+  mutating func park(_ continuation: UnsafeContinuation<Bool, Never>) -> Bool {
     switch phase {
     case .awaitingSubscription, .subscribed:
       guard ready.isEmpty else { return false }
-      waiter = continuation
+      waiters.append(continuation)
       return true
     case .completed, .terminal:
       return false
@@ -189,7 +216,7 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
     @usableFromInline
     var upstream: (any Subscription)?
     @usableFromInline
-    var waiter: UnsafeContinuation<Void, Never>?
+    var waiters = ValueQueue<UnsafeContinuation<Bool, Never>>()
     @usableFromInline
     var ready = ValueQueue<Output>()
     @usableFromInline
@@ -199,15 +226,15 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
     init() {}
   }
 
-  /// The task was cancelled, or the iterator went away: the iteration ends, handing what it held
-  /// to `released`. Returns whether it ended it (the first cancel, before the end).
+  /// A task was cancelled, or the iterator went away: the iteration ends, handing what it held
+  /// (the parked tasks, to wake to end) to `released`. Returns whether it ended it.
   @inlinable
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .awaitingSubscription, .subscribed, .completed:
       phase = .terminal
       swap(&released.upstream, &upstream)
-      swap(&released.waiter, &waiter)
+      swap(&released.waiters, &waiters)
       swap(&released.ready, &ready)
       swap(&released.completion, &completion)
       return true

@@ -3,15 +3,14 @@ import Testing
 
 @testable import Conduit
 
-/// `values` of a publisher that can fail: Combine's `AsyncThrowingPublisher`, with the failure
-/// typed.
+/// `values` of a publisher that can fail: Combine's `AsyncThrowingPublisher`.
 @Suite(.leakChecked(timeout: .seconds(3)))
 struct AsyncThrowingPublisherTests {
   private enum Failure: Error, Equatable {
     case lost
   }
 
-  @Test func valuesThenTheFailureThrownWithItsOwnType() async throws {
+  @Test func valuesThenTheFailureThrown() async throws {
     let subject = PassthroughSubject<Int, Failure>()
     var iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
     subject.send(1)
@@ -21,7 +20,7 @@ struct AsyncThrowingPublisherTests {
     do {
       while let value = try await iterator.next() { received.append(value) }
     } catch {
-      caught = error
+      caught = error as? Failure
     }
     #expect(received == [1])
     #expect(caught == .lost)
@@ -36,8 +35,8 @@ struct AsyncThrowingPublisherTests {
     #expect(received == [1, 2])
   }
 
-  @Test func theSequencesFailureTypeIsThePublishers() {
-    #expect(AsyncThrowingPublisher<Fail<Int, Failure>>.Failure.self == Failure.self)
+  @Test func theSequencesFailureTypeIsUntypedAsInCombine() {
+    #expect(AsyncThrowingPublisher<Fail<Int, Failure>>.Failure.self == (any Error).self)
     #expect(AsyncPublisher<Just<Int>>.Failure.self == Never.self)
   }
 
@@ -73,5 +72,30 @@ struct AsyncThrowingPublisherTests {
     consumer.cancel()
     #expect(try await consumer.value == [])
     #expect(source.isCancelled)
+  }
+
+  @Test func severalTasksWaitingAtOnceEachAskForOneAndAFailureGoesToOneOfThem() async {
+    let source = DemandAwaitingPublisher<Int, Failure>()
+    let iterator = UncheckedSendable(value: source.values.makeAsyncIterator())
+    let outcomes = await withTaskGroup(of: String.self) { group in
+      for _ in 0..<3 {
+        group.addTask {
+          var copy = iterator.value
+          do {
+            return try await copy.next().map { "value \($0)" } ?? "nil"
+          } catch {
+            return "\(error)"
+          }
+        }
+      }
+      await source.waitForRequests(3)
+      source.send(7)
+      source.send(completion: .failure(.lost))
+      var outcomes: [String] = []
+      for await outcome in group { outcomes.append(outcome) }
+      return outcomes.sorted()
+    }
+    #expect(outcomes == ["lost", "nil", "value 7"])
+    #expect(source.requests == [.max(1), .max(1), .max(1)])
   }
 }

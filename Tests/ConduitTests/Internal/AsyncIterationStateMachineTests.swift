@@ -6,30 +6,58 @@ import Testing
 @Suite(.leakChecked)
 struct AsyncIterationStateMachineTests {
   typealias Machine = AsyncIterationStateMachine<Int, Oops>
+  typealias Waiters = ValueQueue<UnsafeContinuation<Bool, Never>>
 
-  private func take(_ machine: inout Machine) -> (Machine.Take, Int?, Oops?, Bool) {
+  /// One `take`, for a call that has (`asked`) or has not yet asked for its element.
+  private func take(_ machine: inout Machine, asked: inout Bool) -> (Machine.Take, Int?, Oops?, Bool) {
     var value: Int?
     var failure: Oops?
     var requesting: (any Subscription)?
-    let take = machine.take(value: &value, failure: &failure, requesting: &requesting)
+    let take = machine.take(asked: &asked, value: &value, failure: &failure, requesting: &requesting)
     return (take, value, failure, requesting != nil)
   }
 
-  @Test func withoutABufferEachTakeAsksForOneElementOnce() {
+  private func take(_ machine: inout Machine) -> (Machine.Take, Int?, Oops?, Bool) {
+    var asked = false
+    return take(&machine, asked: &asked)
+  }
+
+  private func send(_ value: Int, to machine: inout Machine) -> (woken: Bool, dropped: Int?) {
+    var dropped: Int?
+    var ending = Waiters()
+    let woken = machine.receive(value, dropped: &dropped, ending: &ending)
+    woken?.resume(returning: true)
+    return (woken != nil, dropped)
+  }
+
+  @Test func withoutABufferEachCallAsksForOneElementAndTakesOnlyOnceItHas() {
     var machine = Machine(limit: .one)
     #expect(machine.receive(subscription: Subscriptions.empty) == .none)
+    var asked = false
+    #expect(take(&machine, asked: &asked) == (.request, nil, nil, true))
+    #expect(asked)
+    #expect(take(&machine, asked: &asked) == (.suspend, nil, nil, false))
+    #expect(send(1, to: &machine) == (false, nil))
+    // A call that has not asked yet asks for its own element rather than take another's.
     #expect(take(&machine) == (.request, nil, nil, true))
+    #expect(take(&machine, asked: &asked) == (.value, 1, nil, false))
+    #expect(machine.outstanding == 1)
+  }
+
+  @Test func requestsMadeBeforeTheSubscriptionGoOutWithIt() {
+    var machine = Machine(limit: .one)
     #expect(take(&machine) == (.suspend, nil, nil, false))
-    var dropped: Int?
-    #expect(machine.receive(1, dropped: &dropped) == nil)
-    #expect(take(&machine) == (.value, 1, nil, false))
-    #expect(take(&machine) == (.request, nil, nil, true))
+    #expect(take(&machine) == (.suspend, nil, nil, false))
+    #expect(machine.receive(subscription: Subscriptions.empty) == .request(.max(2)))
+    #expect(machine.outstanding == 2)
   }
 
   @Test func aBufferAsksForEverythingWhenSubscribed() {
     var machine = Machine(limit: .unbounded)
     #expect(machine.receive(subscription: Subscriptions.empty) == .request(.unlimited))
     #expect(take(&machine) == (.suspend, nil, nil, false))
+    #expect(send(1, to: &machine) == (false, nil))
+    #expect(take(&machine) == (.value, 1, nil, false))
   }
 
   @Test func aSecondSubscriptionOrOneAfterTheEndIsCancelled() {
@@ -42,35 +70,66 @@ struct AsyncIterationStateMachineTests {
     #expect(cancelled.receive(subscription: Subscriptions.empty) == .cancel)
   }
 
-  @Test func aTaskParkedBeforeTheSubscriptionIsAskedForOnArrival() async {
+  @Test func anElementWakesTheFirstParkedCallToTakeAgain() async {
+    var machine = Machine(limit: .one)
+    _ = machine.receive(subscription: Subscriptions.empty)
+    var asked = false
+    #expect(take(&machine, asked: &asked) == (.request, nil, nil, true))
+    let takesAgain = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+      #expect(machine.park(continuation) == true)
+      #expect(send(1, to: &machine) == (true, nil))
+    }
+    #expect(takesAgain)
+    #expect(take(&machine, asked: &asked) == (.value, 1, nil, false))
+  }
+
+  @Test func anElementBeforeTheSubscriptionWakesEveryParkedCallToEnd() async {
     var machine = Machine(limit: .one)
     #expect(take(&machine) == (.suspend, nil, nil, false))
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    let takesAgain = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(machine.park(continuation) == true)
-      #expect(machine.receive(subscription: Subscriptions.empty) == .request(.max(1)))
       var dropped: Int?
-      let waiter = machine.receive(1, dropped: &dropped)
-      #expect(waiter != nil)
-      waiter?.resume()
+      var ending = Waiters()
+      #expect(machine.receive(1, dropped: &dropped, ending: &ending) == nil)
+      #expect(dropped == 1)
+      AsyncIterationInner<Int, Oops>.end(&ending)
     }
-    #expect(take(&machine) == (.value, 1, nil, false))
+    #expect(!takesAgain)
+    #expect(machine.receive(subscription: Subscriptions.empty) == .request(.max(1)))
+  }
+
+  @Test func theCompletionWakesTheFirstParkedCallToTakeIt() async {
+    var machine = Machine(limit: .one)
+    _ = machine.receive(subscription: Subscriptions.empty)
+    var asked = false
+    _ = take(&machine, asked: &asked)
+    let takesAgain = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+      #expect(machine.park(continuation) == true)
+      var ending = Waiters()
+      let first = machine.receive(completion: .failure(Oops()), ending: &ending)
+      #expect(ending.isEmpty)
+      first?.resume(returning: true)
+    }
+    #expect(takesAgain)
+    #expect(take(&machine, asked: &asked) == (.failure, nil, Oops(), false))
+    #expect(take(&machine, asked: &asked) == (.end, nil, nil, false))
   }
 
   @Test func parkingAfterSomethingArrivedReturnsFalse() async {
     var machine = Machine(limit: .unbounded)
     _ = machine.receive(subscription: Subscriptions.empty)
-    var dropped: Int?
-    _ = machine.receive(1, dropped: &dropped)
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    _ = send(1, to: &machine)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(machine.park(continuation) == false)
-      continuation.resume()
+      continuation.resume(returning: true)
     }
     var completed = Machine(limit: .one)
     _ = completed.receive(subscription: Subscriptions.empty)
-    _ = completed.receive(completion: .finished)
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    var ending = Waiters()
+    _ = completed.receive(completion: .finished, ending: &ending)
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(completed.park(continuation) == false)
-      continuation.resume()
+      continuation.resume(returning: true)
     }
   }
 
@@ -82,12 +141,8 @@ struct AsyncIterationStateMachineTests {
     var droppedNewest: [Int] = []
     var droppedOldest: [Int] = []
     for value in 1...4 {
-      var dropped: Int?
-      _ = newest.receive(value, dropped: &dropped)
-      if let dropped { droppedNewest.append(dropped) }
-      dropped = nil
-      _ = oldest.receive(value, dropped: &dropped)
-      if let dropped { droppedOldest.append(dropped) }
+      if let dropped = send(value, to: &newest).dropped { droppedNewest.append(dropped) }
+      if let dropped = send(value, to: &oldest).dropped { droppedOldest.append(dropped) }
     }
     #expect(droppedNewest == [1, 2])
     #expect(droppedOldest == [3, 4])
@@ -95,18 +150,13 @@ struct AsyncIterationStateMachineTests {
     #expect(oldest.ready.elements == [1, 2])
   }
 
-  @Test func aBufferWithNoRoomStillHandsAValueToAParkedTask() async {
+  @Test func aBufferWithNoRoomStillHandsAValueToAParkedCall() async {
     var machine = Machine(limit: .newest(0))
     _ = machine.receive(subscription: Subscriptions.empty)
-    var dropped: Int?
-    _ = machine.receive(1, dropped: &dropped)
-    #expect(dropped == 1)
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+    #expect(send(1, to: &machine) == (false, 1))
+    _ = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(machine.park(continuation) == true)
-      var dropped: Int?
-      let waiter = machine.receive(2, dropped: &dropped)
-      #expect(dropped == nil)
-      waiter?.resume()
+      #expect(send(2, to: &machine) == (true, nil))
     }
     #expect(take(&machine) == (.value, 2, nil, false))
   }
@@ -114,21 +164,19 @@ struct AsyncIterationStateMachineTests {
   @Test func elementsKeptGoOutBeforeTheFailureThenTheSequenceEnds() {
     var machine = Machine(limit: .unbounded)
     _ = machine.receive(subscription: Subscriptions.empty)
-    var dropped: Int?
-    _ = machine.receive(1, dropped: &dropped)
-    #expect(machine.receive(completion: .failure(Oops())) == nil)
-    _ = machine.receive(2, dropped: &dropped)
-    #expect(dropped == 2)
+    _ = send(1, to: &machine)
+    var ending = Waiters()
+    #expect(machine.receive(completion: .failure(Oops()), ending: &ending) == nil)
+    #expect(send(2, to: &machine) == (false, 2))
     #expect(take(&machine) == (.value, 1, nil, false))
     #expect(take(&machine) == (.failure, nil, Oops(), false))
     #expect(take(&machine) == (.end, nil, nil, false))
   }
 
-  @Test func aCancelReleasesWhatTheIterationHeldAndEndsIt() async {
+  @Test func aCancelReleasesWhatTheIterationHeldAndEndsIt() {
     var machine = Machine(limit: .unbounded)
     _ = machine.receive(subscription: Subscriptions.empty)
-    var dropped: Int?
-    _ = machine.receive(1, dropped: &dropped)
+    _ = send(1, to: &machine)
     var released = Machine.Released()
     #expect(machine.cancel(released: &released) == true)
     #expect(released.upstream != nil)
@@ -136,7 +184,6 @@ struct AsyncIterationStateMachineTests {
     #expect(take(&machine) == (.end, nil, nil, false))
     var again = Machine.Released()
     #expect(machine.cancel(released: &again) == false)
-    _ = machine.receive(2, dropped: &dropped)
-    #expect(dropped == 2)
+    #expect(send(2, to: &machine) == (false, 2))
   }
 }
