@@ -26,6 +26,7 @@ let pages: [Page] = [
   .throttling,
   .timeouts,
   .receiveOn,
+  .bridging,
 ]
 
 func printList() {
