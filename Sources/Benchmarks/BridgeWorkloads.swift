@@ -2,8 +2,8 @@ import Conduit
 import Dispatch
 import Synchronization
 
-/// Issue 19's workloads for `values`: loops over publishers, against the same loops over an
-/// `AsyncStream`, measured in the same run.
+/// Issue 19's workloads: the bridges between publishers and Swift concurrency, against the same
+/// work done with the standard library's tools, measured in the same run.
 enum BridgeWorkloads {
   static let streamLoopName = "baseline.AsyncStreamLoop"
   static let streamFromAnotherThreadName = "baseline.AsyncStreamFromAnotherThread"
@@ -32,6 +32,17 @@ enum BridgeWorkloads {
         }
         var sum = 0
         while let value = await iterator.next() { sum &+= value }
+        blackHole(sum)
+      }
+    },
+    Workload(
+      "await future.value of a fulfilled Future", baseline: "baseline.LockedCall", target: 5,
+      note: "a fulfilled future answers under its lock, without suspending"
+    ) {
+      let future = opaque(Future<Int, Never> { $0(.success(1)) })
+      return measureAsync(operations: 2_000_000) { count in
+        var sum = 0
+        for _ in 0..<count { sum &+= await future.value }
         blackHole(sum)
       }
     },

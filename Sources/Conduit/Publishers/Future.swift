@@ -18,13 +18,21 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   /// available.
   public typealias Promise = (Result<Output, Failure>) -> Void
 
-  private struct State {
+  // Visible to the module, and to inlined code, for `value`'s fast path (Future+Value.swift).
+  @usableFromInline
+  struct State {
+    @usableFromInline
     var result: Result<Output, Failure>?
+    @usableFromInline
     var waiting: [FutureConduitBase<Output, Failure>] = []
+
+    @inlinable
+    init() {}
   }
 
   // Guarded by its own lock.
-  private let state = Locked(State())
+  @usableFromInline
+  let state = Locked(State())
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an element.
   public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
@@ -49,7 +57,9 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
   }
 
-  private func fulfil(_ result: Result<Output, Failure>) {
+  /// Settles the future with `result` unless it is settled already, and hands the result to
+  /// everything waiting for it (subscriptions, and the tasks awaiting `value`) after the lock.
+  func fulfil(_ result: Result<Output, Failure>) {
     let waiting = state.withLock { state -> [FutureConduitBase<Output, Failure>]? in
       guard state.result == nil else { return nil }
       state.result = result
@@ -68,7 +78,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   }
 }
 
-fileprivate class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
+/// What waits in a future's list for its result: a subscription (`FutureConduit`), or a task
+/// awaiting `value` (`FutureValueWaiter`). `fulfil` is called once, after the future's lock.
+@usableFromInline
+class FutureConduitBase<Output, Failure: Error>: @unchecked Sendable {
   func fulfil(_ result: Result<Output, Failure>) {}
 }
 
