@@ -1,15 +1,15 @@
 import Synchronization
 
 enum Baselines {
-  nonisolated(unsafe) static let all: [Baseline] = [
-    Baseline(name: "baseline.LockedCall", measure: lockedCall),
-    Baseline(name: "baseline.ClosureChain", measure: closureChain),
-    Baseline(name: "baseline.Alloc5", measure: alloc5),
-    Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
-    Baseline(name: SchedulerWorkloads.thousandPendingName) { SchedulerWorkloads.costPerAction(pending: 1_000) },
-    Baseline(name: BridgeWorkloads.streamLoopName, measure: BridgeWorkloads.streamLoop),
-    Baseline(name: BridgeWorkloads.streamFromAnotherThreadName, measure: BridgeWorkloads.streamFromAnotherThread),
-  ]
+  nonisolated(unsafe) static let all: [Baseline] =
+    [
+      Baseline(name: "baseline.LockedCall", measure: lockedCall),
+      Baseline(name: "baseline.ClosureChain", measure: closureChain),
+      Baseline(name: "baseline.Alloc5", measure: alloc5),
+      Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
+      Baseline(name: SchedulerWorkloads.thousandPendingName) { SchedulerWorkloads.costPerAction(pending: 1_000) },
+      Baseline(name: BridgeWorkloads.streamFromAnotherThreadName, measure: BridgeWorkloads.streamFromAnotherThread),
+    ] + ConcurrencyWorkloads.baselines
 
   /// One uncontended `Mutex` round trip plus one opaque closure call.
   static func lockedCall() -> Double {

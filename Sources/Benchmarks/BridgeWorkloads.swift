@@ -5,12 +5,12 @@ import Synchronization
 /// Issue 19's workloads: the bridges between publishers and Swift concurrency, against the same
 /// work done with the standard library's tools, measured in the same run.
 enum BridgeWorkloads {
-  static let streamLoopName = "baseline.AsyncStreamLoop"
   static let streamFromAnotherThreadName = "baseline.AsyncStreamFromAnotherThread"
 
   nonisolated(unsafe) static let all: [Workload] = [
     Workload(
-      "for await over .values of (0..<n).publisher.map, per element", baseline: streamLoopName, target: 0.25,
+      "for await over .values of (0..<n).publisher.map, per element",
+      baseline: ConcurrencyWorkloads.asyncStreamBaseline, target: 0.25,
       note: "each element arrives while next() requests it: no suspension"
     ) {
       measureAsync(operations: 1_000_000) { count in
@@ -47,19 +47,6 @@ enum BridgeWorkloads {
       }
     },
   ]
-
-  /// A `for await` loop over an `AsyncStream` of the elements `(0..<n).map { $0 + 1 }`, filled
-  /// just before: the floor for `values` of a synchronous publisher.
-  static func streamLoop() -> Double {
-    measureAsync(operations: 1_000_000) { count in
-      let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .unbounded)
-      for value in 0..<count { continuation.yield(value &+ 1) }
-      continuation.finish()
-      var sum = 0
-      for await value in stream { sum &+= value }
-      blackHole(sum)
-    }
-  }
 
   /// A `for await` loop over an unbounded `AsyncStream` whose continuation another thread feeds:
   /// the floor for `values` of a subject sent to from another thread.

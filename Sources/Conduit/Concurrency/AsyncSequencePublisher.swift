@@ -1,0 +1,214 @@
+import Synchronization
+
+/// A publisher that publishes the elements of an asynchronous sequence.
+///
+/// This is an extension to Combine, which has no bridge from `AsyncSequence` to `Publisher`.
+///
+/// Each subscription iterates the sequence with an iterator of its own, in a `Task` of its own,
+/// and delivers elements from that task, as `receive(on:)` delivers from its scheduler. The task
+/// starts at the first demand, and asks the sequence for the next element only while the
+/// subscriber has demand outstanding: back-pressure reaches the sequence. So the publisher
+/// learns that the sequence has ended, and finishes, when it asks for an element beyond the
+/// last, which it does only with demand: a subscriber that requests exactly as many elements as
+/// the sequence has receives `.finished` at its next request. When the sequence throws, the
+/// publisher fails with the error, typed as the sequence's `Failure`; a sequence that never
+/// throws gives a publisher whose `Failure` is `Never`.
+///
+/// Cancelling cancels the task, so a cancellation-aware sequence (`AsyncStream`, say) stops
+/// waiting at once, and lets go of the subscriber; nothing reaches the subscriber afterwards.
+///
+/// ```swift
+/// let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+/// let cancellable = stream.publisher.sink { print($0) }
+/// continuation.yield(1)
+/// continuation.finish()
+/// ```
+public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
+  /// The kind of values published by this publisher: the sequence's elements.
+  public typealias Output = Base.Element
+  /// The kind of errors this publisher might publish: the sequence's, `Never` if it never throws.
+  public typealias Failure = Base.Failure
+
+  /// The asynchronous sequence whose elements this publisher publishes.
+  public let base: Base
+
+  /// Creates a publisher of the elements of an asynchronous sequence.
+  ///
+  /// ```swift
+  /// let publisher = AsyncSequencePublisher(AsyncStream<Int> { $0.finish() })
+  /// ```
+  @inlinable
+  public init(_ base: Base) {
+    self.base = base
+  }
+
+  /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
+  @inlinable
+  public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
+    let subscription = AsyncSequenceSubscription(base: base, downstream: subscriber)
+    subscriber.receive(subscription: subscription)
+    subscription.subscribed()
+  }
+}
+
+extension AsyncSequencePublisher: Sendable where Base: Sendable {}
+
+extension AsyncSequence {
+  /// A publisher of this asynchronous sequence's elements.
+  ///
+  /// This is an extension to Combine. See ``AsyncSequencePublisher`` for how demand and
+  /// cancellation reach the sequence.
+  ///
+  /// ```swift
+  /// let cancellable = AsyncStream<Int> { continuation in
+  ///     continuation.yield(1)
+  ///     continuation.finish()
+  /// }.publisher.sink { print($0) }
+  /// ```
+  public var publisher: AsyncSequencePublisher<Self> {
+    AsyncSequencePublisher(self)
+  }
+}
+
+/// One subscriber's iteration of an asynchronous sequence: a task that pulls an element only
+/// while there is demand, and delivers it.
+///
+/// The decisions are `AsyncSequenceSubscriptionStateMachine`'s, taken under `state`'s lock; the
+/// calls out (the task's start and cancellation, the wake-up of the task waiting for demand, the
+/// deliveries) happen after it. The task is the only caller of the downstream, and it starts
+/// only once `receive(subscription:)` has returned, so calls into the downstream never overlap.
+/// The downstream lives in the machine, not in the task: the task takes it out under the lock
+/// for each delivery only, so a cancel lets go of it at once, even while the task is suspended
+/// inside the sequence's `next()`.
+@usableFromInline
+final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: Subscriber>: Subscription,
+  CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
+  @usableFromInline
+  typealias Machine = AsyncSequenceSubscriptionStateMachine<
+    Downstream, Base, Task<Void, Never>, UnsafeContinuation<Void, Never>
+  >
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<Machine>
+  // Set by `cancel`, read without the lock by the task before each pull: the machine has the
+  // say, this only spares the sequence a pull after a cancel made from inside `receive(_:)`.
+  @usableFromInline
+  let cancelled = Atomic<Bool>(false)
+  @usableFromInline
+  let census: CensusToken
+
+  @usableFromInline
+  var description: String { "AsyncSequence" }
+  @usableFromInline
+  var playgroundDescription: Any { description }
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  @inlinable
+  init(base: Base, downstream: Downstream) {
+    census = CensusToken(AsyncSequenceSubscription.self, inheritingFrom: downstream)
+    state = Locked(Machine(downstream: downstream, base: base))
+  }
+
+  /// `receive(subscription:)` has returned: the task may start, if demand came meanwhile.
+  @inlinable
+  func subscribed() {
+    if let base = state.withLock({ $0.subscribed() }) { start(base) }
+  }
+
+  @inlinable
+  func request(_ demand: Subscribers.Demand) {
+    // As in `Publishers.Sequence`, a request for nothing changes nothing.
+    guard demand != .none else { return }
+    switch state.withLock({ $0.request(demand) }) {
+    case .none: break
+    case .start(let base): start(base)
+    case .resume(let waiter): waiter.resume()
+    }
+  }
+
+  @inlinable
+  func cancel() {
+    // What the machine held leaves after the lock; the subscriber's deinit may call back in.
+    guard let released = state.withLock({ $0.cancel() }) else { return }
+    cancelled.store(true, ordering: .relaxed)
+    released.task?.cancel()
+    released.waiter?.resume()
+    withExtendedLifetime(released) {}
+  }
+
+  /// Starts the task that iterates `base`.
+  @inlinable
+  func start(_ base: Base) {
+    // The sequence moves into the task without being `Sendable`, as `subscribe(on:)` and
+    // `receive(on:)` move a publisher's work to another thread without asking its values to be.
+    // This is sound as far as this subscription goes: its copy of the sequence was taken out
+    // of the machine, so nothing else in the subscription touches it, and the task alone makes
+    // the iterator and uses it. What it cannot vouch for is a sequence whose copies share
+    // mutable state with the copy the subscribing code keeps; such a sequence is already shared
+    // by every subscription to the publisher, as a `Sequence`'s is by `Publishers.Sequence`.
+    // The task's body is handed over the same way, built here rather than in the task's
+    // closure, whose captures must have sendable metatypes, which `Base` and `Downstream` need
+    // not: as with `receive(on:)`, the conformances are used on the task's thread, so one
+    // isolated to an actor is not supported.
+    let handedOver = UncheckedSendable(value: base)
+    let body = UncheckedSendable<() async -> Void>(value: { await self.run(handedOver) })
+    let task = Task { await body.value() }
+    if let late = state.withLock({ $0.taskStarted(task) }) { late.cancel() }
+  }
+
+  /// The task's loop: pulls an element while demand lasts, delivers it, and waits for demand
+  /// when there is none, until the sequence ends or the subscription is cancelled.
+  @inlinable
+  func run(_ handedOver: UncheckedSendable<Base>) async {
+    var iterator = handedOver.value.makeAsyncIterator()
+    // Demand taken out of the machine, with what the downstream returns added to it; the
+    // machine is asked again only when it is spent.
+    var budget = Subscribers.Demand.none
+    while true {
+      if budget == .none {
+        switch state.withLock({ $0.takeDemand() }) {
+        case .pull(let granted):
+          budget = granted
+        case .wait:
+          await waitForDemand()
+          continue
+        case .stop:
+          return
+        }
+      }
+      // A cancel from inside the last `receive(_:)` must not cost the sequence another pull.
+      guard !cancelled.load(ordering: .relaxed) else { return }
+      let element: Base.Element?
+      do throws(Base.Failure) {
+        element = try await iterator.next(isolation: nil)
+      } catch {
+        complete(.failure(error))
+        return
+      }
+      guard let element else {
+        complete(.finished)
+        return
+      }
+      guard let downstream = state.withLock({ $0.downstreamForElement() }) else { return }
+      if budget != .unlimited { budget -= 1 }
+      budget += downstream.receive(element)
+    }
+  }
+
+  @inlinable
+  func waitForDemand() async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      if let waiter = state.withLock({ $0.wait(continuation) }) { waiter.resume() }
+    }
+  }
+
+  @inlinable
+  func complete(_ completion: Subscribers.Completion<Base.Failure>) {
+    guard let released = state.withLock({ $0.finish() }) else { return }
+    released.downstream?.receive(completion: completion)
+    withExtendedLifetime(released) {}
+  }
+}

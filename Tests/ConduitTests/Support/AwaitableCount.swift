@@ -1,0 +1,39 @@
+import Conduit
+
+/// A count that a test awaits, without sleeping, until it reaches a number: the way to wait for
+/// what a publisher delivers from another task.
+final class AwaitableCount: Sendable {
+  private struct State {
+    var count = 0
+    var waiters: [(target: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+  }
+
+  // Guarded by its own lock.
+  private let state = Locked(State())
+
+  /// The count now.
+  var value: Int { state.withLock { $0.count } }
+
+  /// Adds one, and wakes the waiters whose number it reaches.
+  func increment() {
+    let reached = state.withLock { state -> [UnsafeContinuation<Void, Never>] in
+      state.count += 1
+      let count = state.count
+      defer { state.waiters.removeAll { $0.target <= count } }
+      return state.waiters.filter { $0.target <= count }.map(\.continuation)
+    }
+    for continuation in reached { continuation.resume() }
+  }
+
+  /// Returns once the count is at least `target`.
+  func reach(_ target: Int) async {
+    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+      let reached = state.withLock { state -> Bool in
+        if state.count >= target { return true }
+        state.waiters.append((target, continuation))
+        return false
+      }
+      if reached { continuation.resume() }
+    }
+  }
+}
