@@ -119,7 +119,7 @@ struct AsyncIterationStateMachineTests {
     var machine = Machine(limit: .unbounded)
     _ = machine.receive(subscription: Subscriptions.empty)
     _ = send(1, to: &machine)
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+    _ = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(machine.park(continuation) == false)
       continuation.resume(returning: true)
     }
@@ -127,7 +127,7 @@ struct AsyncIterationStateMachineTests {
     _ = completed.receive(subscription: Subscriptions.empty)
     var ending = Waiters()
     _ = completed.receive(completion: .finished, ending: &ending)
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
+    _ = await withUnsafeContinuation { (continuation: UnsafeContinuation<Bool, Never>) in
       #expect(completed.park(continuation) == false)
       continuation.resume(returning: true)
     }
