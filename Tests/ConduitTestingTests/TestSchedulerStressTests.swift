@@ -43,12 +43,14 @@ struct TestSchedulerStressTests {
   @Test func twoThreadsAdvancingAtOnceRunEveryActionOnceAndNeverMoveTheClockBack() {
     let scheduler = VirtualScheduler(now: TestTime(0))
     let counter = Counter()
-    let log = RunLog()
+    // Atomics rather than a log behind a `Mutex`: ThreadSanitizer does not see `Mutex`'s
+    // ordering on Linux, and here the actions run on both advancing threads.
+    let early = Counter()
     let actions = 10_000
     for index in 0..<actions {
       scheduler.schedule(after: TestTime(index)) {
         counter.increment()
-        log.record(Run(id: index, due: TestTime(index), now: scheduler.now))
+        if scheduler.now < TestTime(index) { early.increment() }
       }
     }
     onThreads(2) { _ in
@@ -56,7 +58,7 @@ struct TestSchedulerStressTests {
     }
     scheduler.advance(to: TestTime(actions))
     #expect(counter.count == actions)
-    #expect(log.all.allSatisfy { $0.now >= $0.due })
+    #expect(early.count == 0)
     #expect(scheduler.now == TestTime(actions))
   }
 
