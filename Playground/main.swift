@@ -27,6 +27,7 @@ let pages: [Page] = [
   .timeouts,
   .receiveOn,
   .bridging,
+  .observableModels,
 ]
 
 func printList() {

@@ -1,12 +1,13 @@
 /// The engine of a `CurrentValueSubject`: a `SubjectCore` that also holds the current value.
 ///
 /// A subclass, so that a passthrough subject carries no value, and the value is stored as
-/// `Output` itself rather than in a type built from it (see `SubjectState`).
+/// `Output` itself rather than in a type built from it (see `SubjectState`). `PublishedSubject`,
+/// the engine of an `@Published` property, is its one subclass.
 @usableFromInline
-final class CurrentValueSubjectCore<Output, Failure: Error>: SubjectCore<Output, Failure>, @unchecked Sendable {
+class CurrentValueSubjectCore<Output, Failure: Error>: SubjectCore<Output, Failure>, @unchecked Sendable {
   // Guarded by `state`'s lock: the subject's value, which it keeps after completion.
   @usableFromInline @exclusivity(unchecked)
-  var value: Output
+  final var value: Output
   // Owned by the thread that owns delivery: the value broadcast last, which is the current value
   // in delivery order (values are claimed for delivery in the order they are set, so once the
   // queue is delivered it is `value`). A subscriber owed the current value gets this one, read
@@ -14,12 +15,17 @@ final class CurrentValueSubjectCore<Output, Failure: Error>: SubjectCore<Output,
   // queued nor an older value after a newer one. Nothing is offered once the completion has been
   // delivered.
   @usableFromInline @exclusivity(unchecked)
-  var lastBroadcast: Output
+  final var lastBroadcast: Output
 
   @inlinable
-  init(value: Output) {
+  convenience init(value: Output) {
+    self.init(value: value, kind: .currentValue, subjectType: CurrentValueSubject<Output, Failure>.self)
+  }
+
+  @inlinable
+  init(value: Output, kind: SubjectKind, subjectType: Any.Type) {
     self.value = value
     lastBroadcast = value
-    super.init(tracksCurrentValue: true, subjectType: CurrentValueSubject<Output, Failure>.self)
+    super.init(kind: kind, subjectType: subjectType)
   }
 }

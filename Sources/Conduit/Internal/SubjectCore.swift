@@ -73,6 +73,9 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   let censusScope: CensusScope?
   // Immutable.
   @usableFromInline
+  let kind: SubjectKind
+  // Immutable: `kind.tracksCurrentValue`, stored because every value reads it.
+  @usableFromInline
   let tracksCurrentValue: Bool
   // Whether a subscriber has asked for a value yet: until then a passthrough subject asks nothing
   // of its upstreams, as in Combine. Set, and read with `State.upstreams`, under `state`'s lock;
@@ -128,11 +131,12 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   let subscribingOwner = Atomic<UInt>(0)
 
   @inlinable
-  init(tracksCurrentValue: Bool, subjectType: Any.Type) {
+  init(kind: SubjectKind, subjectType: Any.Type) {
     state = Locked(SubjectState())
     self.subjectType = subjectType
     censusScope = CensusScope.currentIfActive
-    self.tracksCurrentValue = tracksCurrentValue
+    self.kind = kind
+    tracksCurrentValue = kind.tracksCurrentValue
   }
 
   deinit {
@@ -153,6 +157,12 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     unsafeDowncast(self, to: CurrentValueSubjectCore<Output, Failure>.self)
   }
 
+  /// This core as the published property's subject it is; only when `kind == .published`.
+  @inlinable @inline(__always)
+  final var publishedSubject: PublishedSubject<Output> {
+    unsafeDowncast(self, to: PublishedSubject<Output>.self)
+  }
+
   /// Whether the completion has been delivered; read by the owner of delivery.
   @inlinable
   final var hasDelivered: Bool { !delivered.isNone }
@@ -163,7 +173,9 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   // without a call of its own.
   @inlinable @inline(__always)
   final func send(_ value: Output) {
-    if tracksCurrentValue {
+    // A published subject sets its value once the value is delivered (see `broadcast`), so it
+    // claims delivery as a passthrough subject does.
+    if tracksCurrentValue && kind != .published {
       // The value is set and its delivery claimed or queued under one lock: values are then
       // delivered in the order they were set, and the value delivered last is `value`.
       // The value replaced leaves after the lock: its deinit may read or set this subject.
@@ -204,6 +216,8 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
 
   @inlinable
   final func send(completion: Subscribers.Completion<Failure>) {
+    // As in Combine, a published property outlives whatever is assigned to it.
+    guard kind != .published else { return }
     // The upstream subscriptions leave after the lock: their deinits may use this subject.
     var upstreams: [any Subscription] = []
     let claimed = state.withLock { state -> Claim in
@@ -251,7 +265,8 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     }
     let member = SubjectSubscription(core: self, downstream: subscriber)
     let handle = SubjectHandle(
-      member: member, censusScope: member.censusScope, notify: { SubjectSubscription<S>.notify($0, $1) })
+      member: member, kind: kind, censusScope: member.censusScope,
+      notify: { SubjectSubscription<S>.notify($0, $1) })
     member.handle = handle
     // The subscriber joins first, so that it gets whatever is sent from inside
     // `receive(subscription:)`, but it is not called until that has returned: what comes
@@ -446,7 +461,10 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   /// Called by the owner of delivery.
   @inlinable
   final func broadcast(_ value: Output) {
-    if tracksCurrentValue { currentValueCore.lastBroadcast = value }
+    if tracksCurrentValue {
+      if kind == .published { publishedSubject.announceChange() }
+      currentValueCore.lastBroadcast = value
+    }
     withUnsafePointer(to: value) { value in
       if let members {
         for index in 0..<memberCount {
@@ -456,6 +474,18 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
         soleMember._withUnsafeGuaranteedRef { $0.offer($0, UnsafeRawPointer(value)) }
       }
     }
+    if kind == .published { commitPublishedValue(value) }
+  }
+
+  /// Makes `value`, which every subscriber has now been offered, the published property's value.
+  /// Delivery owns the order of these commits, so the property ends with the value delivered
+  /// last, whichever thread set it.
+  @inlinable
+  final func commitPublishedValue(_ value: Output) {
+    // The value replaced leaves after the lock: its deinit may read or set the property.
+    let core = currentValueCore
+    var replaced = value
+    state.withLock { _ in swap(&core.value, &replaced) }
   }
 
   /// Called by the owner of delivery.

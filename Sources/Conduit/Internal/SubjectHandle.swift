@@ -32,7 +32,7 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CustomReflecta
   let notify: (SubjectMember, SubjectMember.Notice) -> Void
 
   @usableFromInline
-  var description: String { tracksCurrentValue ? "CurrentValueSubject" : "PassthroughSubject" }
+  var description: String { kind.subscriptionDescription }
 
   @usableFromInline
   var playgroundDescription: Any { description }
@@ -47,23 +47,24 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CustomReflecta
       reflected = current.reflected()
     }
     let (downstream, subject) = reflected
+    if kind == .objectWillChange { return Mirror(self, children: [("downstream", downstream as Any)]) }
     let children: [Mirror.Child] = [
       ("parent", subject as Any), ("downstream", downstream as Any), ("demand", demand), ("subject", subject as Any),
     ]
     return Mirror(self, children: children)
   }
 
-  // Immutable: which kind of subject, for `description`.
+  // Immutable: which kind of subject, for `description`, the mirror and demand.
   @usableFromInline
-  let tracksCurrentValue: Bool
+  let kind: SubjectKind
 
   @inlinable
   init(
-    member: SubjectMember, censusScope: CensusScope?,
+    member: SubjectMember, kind: SubjectKind, censusScope: CensusScope?,
     notify: @escaping (SubjectMember, SubjectMember.Notice) -> Void
   ) {
     self.member = member
-    self.tracksCurrentValue = member.tracksCurrentValue
+    self.kind = kind
     self.censusScope = censusScope
     self.notify = notify
   }
@@ -72,7 +73,8 @@ final class SubjectHandle: Subscription, CustomStringConvertible, CustomReflecta
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     guard let member = lock.withLock({ _ in member }) else { return }
-    member.addDemand(demand)
+    // An `objectWillChange` subscriber that has asked once gets every signal, as in Combine.
+    member.addDemand(kind == .objectWillChange ? .unlimited : demand)
     if member.tracksCurrentValue {
       // Pairs with `SubjectSubscription.missedCurrentValue`: either the subject sees this demand
       // after marking the value as missed, or this load sees the mark.

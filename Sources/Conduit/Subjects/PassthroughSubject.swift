@@ -15,7 +15,7 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, @uncheck
   // Thread-safe by itself.
   @usableFromInline
   let core = SubjectCore<Output, Failure>(
-    tracksCurrentValue: false, subjectType: PassthroughSubject<Output, Failure>.self)
+    kind: .passthrough, subjectType: PassthroughSubject<Output, Failure>.self)
 
   /// Creates a subject with no subscribers.
   public init() {}
