@@ -1,6 +1,5 @@
 import Conduit
 import ConduitTesting
-import Dispatch
 import Synchronization
 import Testing
 
@@ -198,39 +197,6 @@ struct TestSubscriberTests {
     _ = subscriber.receive(1)
     subscriber.receive(completion: .finished)
     #expect(subscriber.violations == ["value after completion", "second completion"])
-  }
-
-  /// A subscription that answers a request by delivering a value and the completion from another
-  /// thread, and returns once they are delivered: a publisher that overlaps `receive(subscription:)`.
-  final class OtherThreadSubscription: Subscription, @unchecked Sendable {
-    // Written once, before the first request.
-    var subscriber: TestSubscriber<Int, Never>?
-
-    func request(_ demand: Subscribers.Demand) {
-      guard let subscriber else { return }
-      let delivered = DispatchSemaphore(value: 0)
-      DispatchQueue.global().async {
-        _ = subscriber.receive(1)
-        subscriber.receive(completion: .finished)
-        delivered.signal()
-      }
-      delivered.wait()
-    }
-
-    func cancel() {}
-  }
-
-  @Test func reportsCallsFromAnotherThreadDuringReceiveSubscription() {
-    let subscriber = TestSubscriber<Int, Never>()
-    let subscription = OtherThreadSubscription()
-    subscription.subscriber = subscriber
-    subscriber.receive(subscription: subscription)
-    subscription.subscriber = nil
-    #expect(
-      subscriber.violations == [
-        "receive(_:) entered while another call was running",
-        "receive(completion:) entered while another call was running",
-      ])
   }
 
   @Test func acceptsCallsFromTheSubscribingThreadDuringReceiveSubscription() {
