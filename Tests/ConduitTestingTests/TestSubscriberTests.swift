@@ -199,6 +199,18 @@ struct TestSubscriberTests {
     #expect(subscriber.violations == ["value after completion", "second completion"])
   }
 
+  @Test func acceptsCallsFromTheSubscribingThreadDuringReceiveSubscription() {
+    let subscriber = TestSubscriber<Int, Never>()
+    Just(1).subscribe(subscriber)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == .finished)
+    #expect(subscriber.violations.isEmpty)
+    let stepping = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
+    [1, 2, 3].publisher.subscribe(stepping)
+    #expect(stepping.values == [1, 2, 3])
+    #expect(stepping.violations.isEmpty)
+  }
+
   @Test func reportsOverlappingCalls() {
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.receive(subscription: ProbeSubscription())

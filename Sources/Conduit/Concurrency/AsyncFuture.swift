@@ -7,22 +7,27 @@ import Synchronization
 /// sets out to be, without that pattern's leak: cancelling the subscription cancels the task.
 ///
 /// Unlike ``Future``, it is lazy and unshared: nothing runs before a subscriber's first demand,
-/// and each subscription runs the function in a task of its own. Cancelling the subscription
-/// cancels that task (`operation` sees `Task.isCancelled`, and a `CancellationError` from its
-/// awaits) and releases the subscriber at once; nothing reaches the subscriber after `cancel()`
-/// returns, except a value whose delivery had already begun on another thread, whose `.finished`
-/// is then held back. A task that ignores cancellation runs on, and its result is dropped.
+/// and each subscription runs the function in a task of its own. The task starts only once the
+/// subscriber's `receive(subscription:)` has returned, even when it requests from inside it, so
+/// the result never overlaps that call. Cancelling the subscription cancels that task
+/// (`operation` sees `Task.isCancelled`, and a `CancellationError` from its awaits) and releases
+/// the subscriber at once; nothing reaches the subscriber after `cancel()` returns, except a
+/// result whose delivery had already begun on another thread: a value (whose `.finished` is then
+/// held back) or a failure. A task that ignores cancellation runs on, and its result is dropped.
+///
+/// As with ``Future``, requesting `.none` is a programming error that stops with a precondition
+/// failure; any positive demand asks for the one result.
 ///
 /// The task inherits the priority (unless `priority` is given) and task-local values of the
 /// context that demands the value, but not its actor; the subscriber receives the result on the
-/// task's thread. `Output` is `Sendable` because it is made in that task.
+/// task's thread, where it was made, so `Output` need not be `Sendable`.
 ///
 /// ```swift
 /// let cancellable = AsyncFuture { try await api.fetchUser(id: 42) }
 ///     .retry(2)
 ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
 /// ```
-public struct AsyncFuture<Output: Sendable, Failure: Error>: Publisher, Sendable {
+public struct AsyncFuture<Output, Failure: Error>: Publisher, Sendable {
   /// The priority of the task each subscription runs, or `nil` for the requesting context's.
   public let priority: TaskPriority?
 
@@ -31,6 +36,8 @@ public struct AsyncFuture<Output: Sendable, Failure: Error>: Publisher, Sendable
 
   /// Creates a publisher that runs `operation` in a new task for each subscriber, on its first
   /// demand, and publishes what it returns or throws.
+  ///
+  /// This is an extension to Combine.
   ///
   /// - Parameters:
   ///   - priority: The priority of each subscription's task.
@@ -42,8 +49,9 @@ public struct AsyncFuture<Output: Sendable, Failure: Error>: Publisher, Sendable
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
   public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    subscriber.receive(
-      subscription: AsyncFutureSubscription(downstream: subscriber, priority: priority, operation: operation))
+    let subscription = AsyncFutureSubscription(downstream: subscriber, priority: priority, operation: operation)
+    subscriber.receive(subscription: subscription)
+    subscription.subscribed()
   }
 }
 
@@ -71,10 +79,15 @@ extension AsyncFuture where Failure == Never {
 /// each event updates the state under the subscription's lock and says what the subscription
 /// does once the lock is released.
 ///
-/// The task is created after the lock, so it may finish, and the subscriber may cancel, before
-/// its handle is recorded (`taskStarted`); the machine settles every order of the three.
+/// A request made from inside `receive(subscription:)` is only recorded, and the task starts once
+/// that call has returned (`subscribed`): a fast operation could otherwise deliver its result on
+/// the task's thread while the subscriber is still being subscribed. The task is created after
+/// the lock, so it may finish, and the subscriber may cancel, before its handle is recorded
+/// (`taskStarted`); the machine settles every order of the three.
 struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: Error> {
   enum State {
+    /// `receive(subscription:)` is running; `demanded` once the subscriber requested in it.
+    case subscribing(Downstream, Operation, demanded: Bool)
     /// Subscribed; nothing runs until the first demand.
     case awaitingDemand(Downstream, Operation)
     /// The task is being created, outside the lock.
@@ -101,14 +114,32 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
   private(set) var state: State
 
   init(downstream: Downstream, operation: Operation) {
-    state = .awaitingDemand(downstream, operation)
+    state = .subscribing(downstream, operation, demanded: false)
+  }
+
+  /// The subscriber's `receive(subscription:)` returned: the task starts if it requested meanwhile.
+  mutating func subscribed() -> Action {
+    guard case .subscribing(let downstream, let operation, let demanded) = state else { return .none }
+    guard demanded else {
+      state = .awaitingDemand(downstream, operation)
+      return .none
+    }
+    state = .starting(downstream)
+    return .start(operation)
   }
 
   /// The subscriber requested a positive demand.
   mutating func request() -> Action {
-    guard case .awaitingDemand(let downstream, let operation) = state else { return .none }
-    state = .starting(downstream)
-    return .start(operation)
+    switch state {
+    case .subscribing(let downstream, let operation, _):
+      state = .subscribing(downstream, operation, demanded: true)
+      return .none
+    case .awaitingDemand(let downstream, let operation):
+      state = .starting(downstream)
+      return .start(operation)
+    case .starting, .running, .delivering, .terminal:
+      return .none
+    }
   }
 
   /// The task that `start` asked for exists.
@@ -121,7 +152,7 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
       // Cancelled while the task was being created (or the task already finished, when
       // cancelling it changes nothing).
       return .cancel(handle, releasing: nil)
-    case .awaitingDemand, .running, .delivering:
+    case .subscribing, .awaitingDemand, .running, .delivering:
       return .none
     }
   }
@@ -131,7 +162,7 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
     let downstream: Downstream
     switch state {
     case .starting(let subscriber), .running(let subscriber, _): downstream = subscriber
-    case .awaitingDemand, .delivering, .terminal: return .none
+    case .subscribing, .awaitingDemand, .delivering, .terminal: return .none
     }
     switch result {
     case .success(let value):
@@ -154,7 +185,8 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
   mutating func cancel() -> Action {
     defer { state = .terminal }
     switch state {
-    case .awaitingDemand(let downstream, let operation): return .release(downstream, operation)
+    case .subscribing(let downstream, let operation, _), .awaitingDemand(let downstream, let operation):
+      return .release(downstream, operation)
     case .starting(let downstream): return .release(downstream, nil)
     case .running(let downstream, let handle): return .cancel(handle, releasing: downstream)
     case .delivering, .terminal: return .none
@@ -166,11 +198,10 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
 ///
 /// While the task runs it holds the subscription, so a subscriber that keeps no reference to
 /// its subscription still receives the result; after a cancel, only until the operation returns.
-final class AsyncFutureSubscription<Downstream: Subscriber>: AsyncFutureTaskOwner<
-  Downstream.Input, Downstream.Failure
->, Subscription, CustomStringConvertible,
-CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
-where Downstream.Input: Sendable {
+final class AsyncFutureSubscription<Downstream: Subscriber>: TaskOwningSubscription<
+  @Sendable () async throws(Downstream.Failure) -> Downstream.Input
+>, Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+{
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure
   typealias Operation = @Sendable () async throws(Failure) -> Output
@@ -191,7 +222,13 @@ where Downstream.Input: Sendable {
     machine = Locked(Machine(downstream: downstream, operation: operation))
   }
 
-  override func operationFinished(_ result: Result<Output, Failure>) {
+  /// `receive(subscription:)` has returned: the task starts, if demand came meanwhile.
+  func subscribed() {
+    perform(machine.withLock { $0.subscribed() })
+  }
+
+  override func run(_ operation: @escaping Operation) async {
+    let result = await Result(awaiting: operation)
     perform(machine.withLock { $0.operationFinished(result) })
   }
 
@@ -210,7 +247,7 @@ where Downstream.Input: Sendable {
       // What `.release` carries leaves here, after the lock.
       break
     case .start(let operation):
-      let task = runInTask(priority: priority, operation, reportingTo: self)
+      let task = startTask(priority: priority, running: operation)
       perform(machine.withLock { $0.taskStarted(task) })
     case .cancel(let task, _):
       task.cancel()
@@ -221,28 +258,6 @@ where Downstream.Input: Sendable {
       }
     case .fail(let downstream, let error):
       downstream.receive(completion: .failure(error))
-    }
-  }
-}
-
-/// What the task of an `AsyncFuture` subscription reports its result to.
-///
-/// The task's closure sees only this class, generic over the sendable `Output` and `Failure`,
-/// and so captures no metatype of the subscriber, which need not be sendable.
-class AsyncFutureTaskOwner<Output: Sendable, Failure: Error>: @unchecked Sendable {
-  func operationFinished(_ result: Result<Output, Failure>) {}
-}
-
-/// Starts a task that runs `operation` and reports its result to `owner`.
-private func runInTask<Output: Sendable, Failure: Error>(
-  priority: TaskPriority?, _ operation: @escaping @Sendable () async throws(Failure) -> Output,
-  reportingTo owner: AsyncFutureTaskOwner<Output, Failure>
-) -> Task<Void, Never> {
-  Task(priority: priority) {
-    do throws(Failure) {
-      owner.operationFinished(.success(try await operation()))
-    } catch {
-      owner.operationFinished(.failure(error))
     }
   }
 }

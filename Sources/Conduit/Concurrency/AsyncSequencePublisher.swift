@@ -5,17 +5,32 @@ import Synchronization
 /// This is an extension to Combine, which has no bridge from `AsyncSequence` to `Publisher`.
 ///
 /// Each subscription iterates the sequence with an iterator of its own, in a `Task` of its own,
-/// and delivers elements from that task, as `receive(on:)` delivers from its scheduler. The task
-/// starts at the first demand, and asks the sequence for the next element only while the
-/// subscriber has demand outstanding: back-pressure reaches the sequence. So the publisher
-/// learns that the sequence has ended, and finishes, when it asks for an element beyond the
-/// last, which it does only with demand: a subscriber that requests exactly as many elements as
-/// the sequence has receives `.finished` at its next request. When the sequence throws, the
-/// publisher fails with the error, typed as the sequence's `Failure`; a sequence that never
-/// throws gives a publisher whose `Failure` is `Never`.
+/// and delivers elements from that task, as `receive(on:)` delivers from its scheduler. The
+/// sequence must be `Sendable` because each subscription hands its copy to that task: a
+/// sequence whose copies share mutable state would otherwise be iterated by several tasks at
+/// once (two subscriptions, or a subscription and the code that made the publisher), and one
+/// whose conformance is isolated to an actor would be iterated off that actor.
+///
+/// The task starts at the first demand, once `receive(subscription:)` has returned, and asks
+/// the sequence for the next element only while the subscriber has demand outstanding:
+/// back-pressure reaches the sequence. Requesting `.none` is accepted and changes nothing, as
+/// with `Publishers.Sequence`. When the sequence throws, the publisher fails with the error,
+/// typed as the sequence's `Failure`; a sequence that never throws gives a publisher whose
+/// `Failure` is `Never`.
+///
+/// The publisher learns that the sequence has ended when it asks for an element beyond the last,
+/// which it does only with demand. So a subscriber that has requested exactly as many elements
+/// as the sequence has receives `.finished` only at its next request, and one that waits for
+/// the completion before requesting more stalls. A subscriber with unlimited demand (`sink`,
+/// say) always has demand left, and receives `.finished` as soon as the sequence ends.
 ///
 /// Cancelling cancels the task, so a cancellation-aware sequence (`AsyncStream`, say) stops
-/// waiting at once, and lets go of the subscriber; nothing reaches the subscriber afterwards.
+/// waiting at once, and lets go of the subscriber. Nothing reaches the subscriber after a
+/// `cancel()` made from inside its own `receive(_:)`. A `cancel()` from another thread may cross
+/// a delivery already under way: the element whose delivery had begun still arrives (but no
+/// element pulled after it), and so may the completion, finished or failed, whose delivery had
+/// begun; the error a sequence throws because it was cancelled is not delivered once `cancel()`
+/// has returned.
 ///
 /// ```swift
 /// let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
@@ -23,7 +38,7 @@ import Synchronization
 /// continuation.yield(1)
 /// continuation.finish()
 /// ```
-public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
+public struct AsyncSequencePublisher<Base: AsyncSequence & Sendable>: Publisher, Sendable {
   /// The kind of values published by this publisher: the sequence's elements.
   public typealias Output = Base.Element
   /// The kind of errors this publisher might publish: the sequence's, `Never` if it never throws.
@@ -33,6 +48,8 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
   public let base: Base
 
   /// Creates a publisher of the elements of an asynchronous sequence.
+  ///
+  /// This is an extension to Combine.
   ///
   /// ```swift
   /// let publisher = AsyncSequencePublisher(AsyncStream<Int> { $0.finish() })
@@ -51,9 +68,7 @@ public struct AsyncSequencePublisher<Base: AsyncSequence>: Publisher {
   }
 }
 
-extension AsyncSequencePublisher: Sendable where Base: Sendable {}
-
-extension AsyncSequence {
+extension AsyncSequence where Self: Sendable {
   /// A publisher of this asynchronous sequence's elements.
   ///
   /// This is an extension to Combine. See ``AsyncSequencePublisher`` for how demand and
@@ -81,8 +96,9 @@ extension AsyncSequence {
 /// for each delivery only, so a cancel lets go of it at once, even while the task is suspended
 /// inside the sequence's `next()`.
 @usableFromInline
-final class AsyncSequenceSubscription<Base: AsyncSequence, Downstream: Subscriber>: Subscription,
-  CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>:
+  TaskOwningSubscription<Base>, Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
+  CensusScoped, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   @usableFromInline
   typealias Machine = AsyncSequenceSubscriptionStateMachine<
@@ -110,60 +126,53 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   init(base: Base, downstream: Downstream) {
     census = CensusToken(AsyncSequenceSubscription.self, inheritingFrom: downstream)
     state = Locked(Machine(downstream: downstream, base: base))
+    super.init()
   }
 
   /// `receive(subscription:)` has returned: the task may start, if demand came meanwhile.
   @inlinable
   func subscribed() {
-    if let base = state.withLock({ $0.subscribed() }) { start(base) }
+    perform(state.withLock { $0.subscribed() })
   }
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
     // As in `Publishers.Sequence`, a request for nothing changes nothing.
     guard demand != .none else { return }
-    switch state.withLock({ $0.request(demand) }) {
-    case .none: break
-    case .start(let base): start(base)
-    case .resume(let waiter): waiter.resume()
-    }
+    perform(state.withLock { $0.request(demand) })
   }
 
   @inlinable
   func cancel() {
-    // What the machine held leaves after the lock; the subscriber's deinit may call back in.
-    guard let released = state.withLock({ $0.cancel() }) else { return }
-    cancelled.store(true, ordering: .relaxed)
-    released.task?.cancel()
-    released.waiter?.resume()
-    withExtendedLifetime(released) {}
+    perform(state.withLock { $0.cancel() })
   }
 
-  /// Starts the task that iterates `base`.
   @inlinable
-  func start(_ base: Base) {
-    // The sequence moves into the task without being `Sendable`, as `subscribe(on:)` and
-    // `receive(on:)` move a publisher's work to another thread without asking its values to be.
-    // This is sound as far as this subscription goes: its copy of the sequence was taken out
-    // of the machine, so nothing else in the subscription touches it, and the task alone makes
-    // the iterator and uses it. What it cannot vouch for is a sequence whose copies share
-    // mutable state with the copy the subscribing code keeps; such a sequence is already shared
-    // by every subscription to the publisher, as a `Sequence`'s is by `Publishers.Sequence`.
-    // The task's body is handed over the same way, built here rather than in the task's
-    // closure, whose captures must have sendable metatypes, which `Base` and `Downstream` need
-    // not: as with `receive(on:)`, the conformances are used on the task's thread, so one
-    // isolated to an actor is not supported.
-    let handedOver = UncheckedSendable(value: base)
-    let body = UncheckedSendable<() async -> Void>(value: { await self.run(handedOver) })
-    let task = Task { await body.value() }
-    if let late = state.withLock({ $0.taskStarted(task) }) { late.cancel() }
+  func perform(_ action: Machine.Action) {
+    switch action {
+    case .none:
+      break
+    case .start(let base):
+      let task = startTask(running: base)
+      perform(state.withLock { $0.taskStarted(task) })
+    case .resume(let waiter):
+      waiter.resume()
+    case .cancelTask(let task):
+      task.cancel()
+    case .end(let released):
+      cancelled.store(true, ordering: .relaxed)
+      released.task?.cancel()
+      released.waiter?.resume()
+      // What the machine held leaves here, after the lock: the subscriber's deinit may call back in.
+      withExtendedLifetime(released) {}
+    }
   }
 
   /// The task's loop: pulls an element while demand lasts, delivers it, and waits for demand
   /// when there is none, until the sequence ends or the subscription is cancelled.
   @inlinable
-  func run(_ handedOver: UncheckedSendable<Base>) async {
-    var iterator = handedOver.value.makeAsyncIterator()
+  override func run(_ base: Base) async {
+    var iterator = base.makeAsyncIterator()
     // Demand taken out of the machine, with what the downstream returns added to it; the
     // machine is asked again only when it is spent.
     var budget = Subscribers.Demand.none
@@ -201,7 +210,7 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   @inlinable
   func waitForDemand() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      if let waiter = state.withLock({ $0.wait(continuation) }) { waiter.resume() }
+      perform(state.withLock { $0.wait(continuation) })
     }
   }
 

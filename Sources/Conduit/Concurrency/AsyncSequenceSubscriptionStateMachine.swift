@@ -5,8 +5,9 @@
 /// Generic over the task's handle and the waiting task's continuation, so that tests drive it
 /// without threads. The sequence waits in the machine until the first demand, which starts the
 /// task; the task takes demand out in batches (`takeDemand()`), and when there is none it
-/// leaves a `Waiter` that the next request (or a cancel) hands back to be resumed. What a
-/// cancel or the end lets go of leaves in a `Released`, to be released after the lock.
+/// leaves a `Waiter` that the next request (or a cancel) hands back to be resumed. The events
+/// of the subscriber and of the task's lifetime answer with an `Action`; what a cancel or the
+/// end lets go of leaves in a `Released`, to be released after the lock.
 @usableFromInline
 struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
   @usableFromInline
@@ -22,14 +23,19 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
     case terminal
   }
 
-  /// What a request makes the subscription do.
+  /// What the subscription does after the lock.
   @usableFromInline
-  enum RequestAction {
+  enum Action {
     case none
-    /// The first demand: start the task that iterates this sequence.
+    /// The first demand: start the task that iterates this sequence, then report it with
+    /// `taskStarted(_:)`.
     case start(Base)
     /// Wake the task waiting for demand.
     case resume(Waiter)
+    /// Cancel the task, created after the subscription had ended.
+    case cancelTask(Handle)
+    /// The subscriber cancelled: cancel the task, wake it if it waits, and let go of the rest.
+    case end(Released)
   }
 
   /// What the task does before it pulls.
@@ -75,21 +81,21 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
     phase = .subscribing(downstream, base)
   }
 
-  /// `receive(subscription:)` returned: the sequence to start iterating, if demand came during it.
+  /// `receive(subscription:)` returned: the task starts if demand came during it.
   @inlinable
-  mutating func subscribed() -> Base? {
-    guard case .subscribing(let downstream, let base) = phase else { return nil }
+  mutating func subscribed() -> Action {
+    guard case .subscribing(let downstream, let base) = phase else { return .none }
     guard demand > 0 else {
       phase = .awaitingDemand(downstream, base)
-      return nil
+      return .none
     }
     phase = .running(downstream, task: nil, waiter: nil)
-    return base
+    return .start(base)
   }
 
   /// The downstream requested `more` (never `.none`).
   @inlinable
-  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+  mutating func request(_ more: Subscribers.Demand) -> Action {
     switch phase {
     case .subscribing:
       demand += more
@@ -110,10 +116,10 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
 
   /// The task was created: hands it back, to be cancelled, when the subscription ended first.
   @inlinable
-  mutating func taskStarted(_ task: Handle) -> Handle? {
-    guard case .running(let downstream, nil, let waiter) = phase else { return task }
+  mutating func taskStarted(_ task: Handle) -> Action {
+    guard case .running(let downstream, nil, let waiter) = phase else { return .cancelTask(task) }
     phase = .running(downstream, task: task, waiter: waiter)
-    return nil
+    return .none
   }
 
   /// The task is about to pull: takes all the demand granted so far.
@@ -128,10 +134,10 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
   /// The task, told to wait, suspends with `waiter`: hands it back, to be resumed at once, when
   /// demand or the end came since `takeDemand()`.
   @inlinable
-  mutating func wait(_ waiter: Waiter) -> Waiter? {
-    guard case .running(let downstream, let task, nil) = phase, demand == .none else { return waiter }
+  mutating func wait(_ waiter: Waiter) -> Action {
+    guard case .running(let downstream, let task, nil) = phase, demand == .none else { return .resume(waiter) }
     phase = .running(downstream, task: task, waiter: waiter)
-    return nil
+    return .none
   }
 
   /// An element arrived: the downstream to deliver it to, or `nil` when the subscription ended
@@ -152,9 +158,9 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
   }
 
   /// The downstream cancelled: everything to let go of, with the task to cancel and the waiter
-  /// to resume, or `nil` when the subscription had already ended.
+  /// to resume, unless the subscription had already ended.
   @inlinable
-  mutating func cancel() -> Released? {
+  mutating func cancel() -> Action {
     let released: Released
     switch phase {
     case .subscribing(let downstream, let base), .awaitingDemand(let downstream, let base):
@@ -162,10 +168,10 @@ struct AsyncSequenceSubscriptionStateMachine<Downstream, Base, Handle, Waiter> {
     case .running(let downstream, let task, let waiter):
       released = Released(downstream: downstream, task: task, waiter: waiter)
     case .terminal:
-      return nil
+      return .none
     }
     phase = .terminal
     demand = .none
-    return released
+    return .end(released)
   }
 }

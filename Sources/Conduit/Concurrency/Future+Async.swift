@@ -23,16 +23,16 @@ extension Future where Output: Sendable {
   public convenience init(
     priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async throws(Failure) -> Output
   ) {
+    self.init(priority: priority, fulfillingWith: operation)
+  }
+
+  /// What both public initializers do: with `Failure == Never` their signatures coincide, so the
+  /// non-throwing one cannot name the throwing one and delegates here instead.
+  convenience init(
+    priority: TaskPriority?, fulfillingWith operation: @escaping @Sendable () async throws(Failure) -> Output
+  ) {
     self.init { _ in }
-    Task(priority: priority) { [self] in
-      let result: Result<Output, Failure>
-      do throws(Failure) {
-        result = .success(try await operation())
-      } catch {
-        result = .failure(error)
-      }
-      fulfil(result)
-    }
+    Task(priority: priority) { [self] in fulfil(await Result(awaiting: operation)) }
   }
 }
 
@@ -51,9 +51,6 @@ extension Future where Failure == Never, Output: Sendable {
   ///   - priority: The priority of the task that runs `operation`.
   ///   - operation: The work whose return value fulfils the future.
   public convenience init(priority: TaskPriority? = nil, _ operation: @escaping @Sendable () async -> Output) {
-    self.init { _ in }
-    Task(priority: priority) { [self] in
-      fulfil(.success(await operation()))
-    }
+    self.init(priority: priority, fulfillingWith: operation)
   }
 }

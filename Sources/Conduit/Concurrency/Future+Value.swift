@@ -1,6 +1,7 @@
-// Both getters are inlinable so that the fast path specializes in the caller's module: the
-// benchmark "await future.value of a fulfilled Future" measures 1.0x `baseline.LockedCall`
-// inlined, 20x when the caller goes through the unspecialized generic getter.
+// Both getters are inlinable so that the path for a fulfilled future, one lock and no
+// suspension, specializes in the caller's module instead of running the getter's unspecialized
+// generic code; they are `nonisolated(nonsending)` so that an actor-isolated caller stays on its
+// actor for that path instead of hopping to the global executor and back.
 
 extension Future where Failure == Never {
   /// The future's value, awaited from async code.
@@ -20,7 +21,7 @@ extension Future where Failure == Never {
   /// let answer = await future.value
   /// ```
   @inlinable
-  public var value: Output {
+  public nonisolated(nonsending) var value: Output {
     get async {
       if let result = state.withLock({ $0.result }) {
         return result.get()
@@ -54,7 +55,7 @@ extension Future {
   /// }
   /// ```
   @inlinable
-  public var value: Output {
+  public nonisolated(nonsending) var value: Output {
     get async throws {
       if let result = state.withLock({ $0.result }) {
         return try result.get()
@@ -68,13 +69,8 @@ extension Future {
   func awaitResult() async -> Result<Output, Failure> {
     let delivered = await withCheckedContinuation {
       (continuation: CheckedContinuation<UncheckedSendable<Result<Output, Failure>>, Never>) in
-      let waiter = FutureValueWaiter<Output, Failure>(continuation)
-      let result = state.withLock { state -> Result<Output, Failure>? in
-        if state.result == nil { state.waiting.append(waiter) }
-        return state.result
-      }
-      // Fulfilled between the fast path's look and now: the waiter never joined the list.
-      if let result { waiter.fulfil(result) }
+      // Fulfilled between the fast path's look and now, the waiter is fulfilled at once.
+      join(FutureValueWaiter<Output, Failure>(continuation))
     }
     return delivered.value
   }

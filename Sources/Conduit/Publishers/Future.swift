@@ -45,16 +45,25 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     // The subscription goes out before the conduit can be fulfilled from another thread.
     subscriber.receive(subscription: conduit)
     let active = conduit.isActive
-    let result = state.withLock { state -> Result<Output, Failure>? in
-      if state.result == nil && active { state.waiting.append(conduit) }
-      return state.result
-    }
-    if let result {
-      conduit.fulfil(result)
-    } else if active && !conduit.isActive {
+    if !join(conduit, enlisting: active) && active && !conduit.isActive {
       // Cancelled on another thread before it was appended: its own `remove` came too early.
       remove(conduit)
     }
+  }
+
+  /// Hands `waiter` the result after the lock if the future is fulfilled, and returns `true`;
+  /// otherwise puts it on the waiting list (unless `enlisting` is `false`), for `fulfil` to hand
+  /// it the result, and returns `false`. Checking and joining under one lock is what keeps a
+  /// fulfilment on another thread from slipping between them.
+  @discardableResult
+  func join(_ waiter: FutureConduitBase<Output, Failure>, enlisting: Bool = true) -> Bool {
+    let result = state.withLock { state -> Result<Output, Failure>? in
+      if state.result == nil && enlisting { state.waiting.append(waiter) }
+      return state.result
+    }
+    guard let result else { return false }
+    waiter.fulfil(result)
+    return true
   }
 
   /// Settles the future with `result` unless it is settled already, and hands the result to

@@ -9,15 +9,25 @@ import Testing
 struct AsyncFutureStateMachineTests {
   fileprivate typealias Machine = AsyncFutureStateMachine<String, Int, Int, Int, Oops>
 
-  private func running() -> Machine {
+  /// A machine whose subscriber's `receive(subscription:)` returned without requesting.
+  private func subscribed() -> Machine {
     var machine = Machine(downstream: "downstream", operation: 7)
+    guard case .none = machine.subscribed() else {
+      Issue.record("nothing starts without demand")
+      return machine
+    }
+    return machine
+  }
+
+  private func running() -> Machine {
+    var machine = subscribed()
     _ = machine.request()
     _ = machine.taskStarted(99)
     return machine
   }
 
   @Test func nothingStartsBeforeTheFirstRequest() {
-    var machine = Machine(downstream: "downstream", operation: 7)
+    var machine = subscribed()
     guard case .awaitingDemand = machine.state else {
       Issue.record("a new subscription waits for demand, found \(machine.state)")
       return
@@ -81,7 +91,7 @@ struct AsyncFutureStateMachineTests {
   }
 
   @Test func cancelBeforeDemandReleasesEverything() {
-    var machine = Machine(downstream: "downstream", operation: 7)
+    var machine = subscribed()
     guard case .release(let downstream, let operation) = machine.cancel() else {
       Issue.record("cancel releases the subscriber and the operation")
       return
@@ -95,7 +105,7 @@ struct AsyncFutureStateMachineTests {
   }
 
   @Test func cancelWhileTheTaskIsBeingCreatedCancelsItOnceItExists() {
-    var machine = Machine(downstream: "downstream", operation: 7)
+    var machine = subscribed()
     _ = machine.request()
     guard case .release(let downstream, nil) = machine.cancel() else {
       Issue.record("cancel releases the subscriber before the task exists")
@@ -110,7 +120,7 @@ struct AsyncFutureStateMachineTests {
   }
 
   @Test func theTaskMayFinishBeforeItsHandleIsRecorded() {
-    var machine = Machine(downstream: "downstream", operation: 7)
+    var machine = subscribed()
     _ = machine.request()
     guard case .deliver(_, 5) = machine.operationFinished(.success(5)) else {
       Issue.record("the value goes out")
@@ -133,5 +143,107 @@ struct AsyncFutureStateMachineTests {
     }
     let finishes = machine.valueDelivered()
     #expect(!finishes)
+  }
+
+  @Test func demandDuringReceiveSubscriptionStartsTheTaskOnlyOnceItReturns() {
+    var machine = Machine(downstream: "downstream", operation: 7)
+    guard case .subscribing(_, _, demanded: false) = machine.state else {
+      Issue.record("a new subscription is being subscribed, found \(machine.state)")
+      return
+    }
+    guard case .none = machine.request() else {
+      Issue.record("a request inside receive(subscription:) starts nothing yet")
+      return
+    }
+    guard case .none = machine.request() else {
+      Issue.record("a second request inside receive(subscription:) starts nothing either")
+      return
+    }
+    guard case .subscribing(_, _, demanded: true) = machine.state else {
+      Issue.record("the request is recorded, found \(machine.state)")
+      return
+    }
+    guard case .start(let operation) = machine.subscribed() else {
+      Issue.record("the task starts once receive(subscription:) has returned")
+      return
+    }
+    #expect(operation == 7)
+    guard case .none = machine.request() else {
+      Issue.record("a request after the start starts nothing more")
+      return
+    }
+    guard case .none = machine.taskStarted(99) else {
+      Issue.record("the task's handle is recorded")
+      return
+    }
+    guard case .running(_, 99) = machine.state else {
+      Issue.record("the task runs, found \(machine.state)")
+      return
+    }
+  }
+
+  @Test func cancelDuringReceiveSubscriptionNeverStarts() {
+    var machine = Machine(downstream: "downstream", operation: 7)
+    _ = machine.request()
+    guard case .release(let downstream, let operation) = machine.cancel() else {
+      Issue.record("cancel releases the subscriber and the operation")
+      return
+    }
+    #expect(downstream == "downstream")
+    #expect(operation == 7)
+    guard case .none = machine.subscribed() else {
+      Issue.record("nothing starts once receive(subscription:) returns after a cancel")
+      return
+    }
+  }
+
+  @Test func cancelWhileStartingThenTheOperationFinishesDeliversNothing() {
+    var machine = subscribed()
+    _ = machine.request()
+    guard case .release(_, nil) = machine.cancel() else {
+      Issue.record("cancel releases the subscriber before the task exists")
+      return
+    }
+    guard case .none = machine.operationFinished(.success(5)) else {
+      Issue.record("a result after the cancel is dropped")
+      return
+    }
+    guard case .cancel(99, nil) = machine.taskStarted(99) else {
+      Issue.record("the late handle is still cancelled, which changes nothing for a finished task")
+      return
+    }
+  }
+
+  @Test func aHandleReportedAfterANormalFinishChangesNothing() {
+    var machine = subscribed()
+    _ = machine.request()
+    _ = machine.operationFinished(.success(5))
+    let finishes = machine.valueDelivered()
+    #expect(finishes)
+    guard case .cancel(99, nil) = machine.taskStarted(99) else {
+      Issue.record("a handle reported after the end is handed back to be cancelled")
+      return
+    }
+    guard case .terminal = machine.state else {
+      Issue.record("still finished, found \(machine.state)")
+      return
+    }
+    guard case .none = machine.cancel() else {
+      Issue.record("a cancel after the end does nothing")
+      return
+    }
+  }
+
+  @Test func aHandleReportedAfterAFailureChangesNothing() {
+    var machine = subscribed()
+    _ = machine.request()
+    guard case .fail = machine.operationFinished(.failure(Oops())) else {
+      Issue.record("the failure goes out")
+      return
+    }
+    guard case .cancel(99, nil) = machine.taskStarted(99) else {
+      Issue.record("a handle reported after the end is handed back to be cancelled")
+      return
+    }
   }
 }

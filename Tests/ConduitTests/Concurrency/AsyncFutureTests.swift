@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Dispatch
 import Testing
 
 private func compute() async -> Int { 21 * 2 }
@@ -8,6 +9,103 @@ private func compute() async -> Int { 21 * 2 }
 private func next<Element: Sendable>(_ stream: AsyncStream<Element>) async -> Element? {
   for await element in stream { return element }
   return nil
+}
+
+/// Requests inside `receive(subscription:)` and stays in it a while, long enough for a task that
+/// started too early to run and deliver into the call; records what overlapped it.
+private final class LingeringSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  private struct State {
+    var subscribing = false
+    var events: [String] = []
+    var overlaps: [String] = []
+    var startedDuringSubscribe = false
+  }
+
+  // Guarded by its own lock.
+  private let state = Locked(State())
+  private let runs: RunCounter
+  let completed = AwaitableCount()
+
+  /// `runs` counts the operation's runs.
+  init(runs: RunCounter) {
+    self.runs = runs
+  }
+
+  var events: [String] { state.withLock { $0.events } }
+  var overlaps: [String] { state.withLock { $0.overlaps } }
+  /// Whether the operation had started by the time `receive(subscription:)` returned.
+  var startedDuringSubscribe: Bool { state.withLock { $0.startedDuringSubscribe } }
+
+  func receive(subscription: any Subscription) {
+    state.withLock { $0.subscribing = true }
+    subscription.request(.max(1))
+    // Bounded by a count, not the clock: with the task started only after this call, nothing
+    // ends the wait early.
+    for _ in 0..<20_000 {
+      if state.withLock({ !$0.events.isEmpty }) { break }
+    }
+    let started = runs.count > 0
+    state.withLock { state in
+      state.startedDuringSubscribe = started
+      state.subscribing = false
+    }
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    record("value \(input)")
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    record("finished")
+    completed.increment()
+  }
+
+  private func record(_ event: String) {
+    state.withLock { state in
+      if state.subscribing { state.overlaps.append(event) }
+      state.events.append(event)
+    }
+  }
+}
+
+/// A subscriber whose `receive(completion:)` waits, after signalling that it was entered, until
+/// the test lets it go: to cancel while a failure is being delivered.
+private final class HeldCompletionSubscriber: Subscriber, @unchecked Sendable {
+  typealias Input = Int
+  typealias Failure = Oops
+
+  private let subscriptionBox = Locked<(any Subscription)?>(nil)
+  private let completions = Locked<[Subscribers.Completion<Oops>]>([])
+  private let entered: AsyncStream<Void>.Continuation
+  private let proceed = DispatchSemaphore(value: 0)
+
+  init(entered: AsyncStream<Void>.Continuation) {
+    self.entered = entered
+  }
+
+  var received: [Subscribers.Completion<Oops>] { completions.withLock { $0 } }
+
+  func cancelFromOutside() {
+    subscriptionBox.exchange(nil)?.cancel()
+    proceed.signal()
+  }
+
+  func receive(subscription: any Subscription) {
+    subscriptionBox.withLock { $0 = subscription }
+    subscription.request(.unlimited)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand { .none }
+
+  func receive(completion: Subscribers.Completion<Oops>) {
+    completions.withLock { $0.append(completion) }
+    entered.yield()
+    proceed.wait()
+  }
 }
 
 @Suite(.leakChecked(timeout: .seconds(3)))
@@ -136,5 +234,61 @@ struct AsyncFutureTests {
     AsyncFuture { await compute() }.subscribe(subscriber)
     #expect(subscriber.subscription.map { String(describing: $0) } == "AsyncFuture")
     subscriber.cancel()
+  }
+
+  @Test func demandRequestedInsideReceiveSubscriptionIsServedOnlyAfterItReturns() async {
+    for round in 0..<20 {
+      let runs = RunCounter()
+      let subscriber = LingeringSubscriber(runs: runs)
+      AsyncFuture {
+        runs.increment()
+        return round
+      }.subscribe(subscriber)
+      #expect(!subscriber.startedDuringSubscribe)
+      await subscriber.completed.reach(1)
+      #expect(subscriber.overlaps.isEmpty)
+      #expect(subscriber.events == ["value \(round)", "finished"])
+    }
+  }
+
+  @Test func aTestSubscriberRequestingOnSubscriptionSeesNoOverlap() async {
+    for round in 0..<50 {
+      let subscriber = AwaitingSubscriber<Int, Never>()
+      AsyncFuture { round }.subscribe(subscriber)
+      #expect(await subscriber.completed() == .finished)
+      #expect(subscriber.values == [round])
+      #expect(subscriber.violations.isEmpty)
+    }
+  }
+
+  @Test func cancelWhileAFailureIsBeingDeliveredKeepsThatFailureOnly() async {
+    let (entered, signal) = AsyncStream.makeStream(of: Void.self)
+    let subscriber = HeldCompletionSubscriber(entered: signal)
+    AsyncFuture { () async throws(Oops) -> Int in throw Oops() }.subscribe(subscriber)
+    for await _ in entered { break }
+    subscriber.cancelFromOutside()
+    #expect(subscriber.received == [.failure(Oops())])
+  }
+
+  @Test func manySubscribeAndCancelCyclesDoNotGrow() async throws {
+    // Finishes only when cancelled, so every subscription below ends by its cancel.
+    let untilCancelled = AsyncFuture<Int, Never> {
+      let latch = AsyncLatch()
+      await withTaskCancellationHandler {
+        await latch.wait()
+      } onCancel: {
+        latch.open()
+      }
+      return 1
+    }
+    try await withGrowthCheck(iterations: 40) { _ in
+      let subscriber = TestSubscriber<Int, Never>()
+      untilCancelled.subscribe(subscriber)
+      subscriber.cancel()
+      let done = AwaitableCount()
+      let cancellable = AsyncFuture { 1 }.sink(receiveCompletion: { _ in done.increment() }, receiveValue: { _ in })
+      await done.reach(1)
+      cancellable.cancel()
+    }
   }
 }

@@ -1,4 +1,5 @@
 import ConduitTesting
+import Observation
 import Testing
 
 @testable import Conduit
@@ -77,6 +78,15 @@ struct AsyncSequencePublisherTests {
     let _: AsyncSequencePublisher<AsyncThrowingStream<Int, any Error>>.Failure.Type = (any Error).self
     let _: AsyncSequencePublisher<AsyncStream<Int>>.Output.Type = Int.self
     let _: AsyncSequencePublisher<AsyncStream<Int>> = AsyncStream<Int> { $0.finish() }.publisher
+  }
+
+  @Test func theStandardLibrarysSendableSequencesArePublishers() {
+    let _: AsyncSequencePublisher<AsyncThrowingStream<Int, any Error>> =
+      AsyncThrowingStream<Int, any Error> { $0.finish() }.publisher
+    if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+      // Only built, never iterated: an `Observations` that tracks nothing never ends.
+      let _: AsyncSequencePublisher<Observations<Int, Never>> = Observations { 7 }.publisher
+    }
   }
 
   @Test func anAsyncStreamsValuesThenFinished() async {
@@ -292,5 +302,63 @@ struct AsyncSequencePublisherTests {
     CountedSequence(count: 1, log: PullLog()).publisher.subscribe(subscriber)
     #expect(subscriber.recorder.subscription.map { String(describing: $0) } == "AsyncSequence")
     subscriber.cancel()
+  }
+
+  @Test func requestingFromInsideReceiveKeepsThePullsGoing() async {
+    let log = PullLog()
+    let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(1))
+    subscriber.onValue { [unowned subscriber] _ in subscriber.request(.max(1)) }
+    CountedSequence(count: 5, log: log).publisher.subscribe(subscriber)
+    #expect(await subscriber.completed() == .finished)
+    #expect(subscriber.values == [1, 2, 3, 4, 5])
+    #expect(subscriber.violations.isEmpty)
+    await log.freed.reach(1)
+    #expect(log.pulls.value == 6)
+  }
+
+  @Test func requestingNothingWhileRunningPullsNothing() async {
+    let log = PullLog()
+    let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(1))
+    CountedSequence(count: 5, log: log).publisher.subscribe(subscriber)
+    await subscriber.values(count: 1)
+    subscriber.request(.none)
+    subscriber.request(.max(1))
+    await subscriber.values(count: 2)
+    subscriber.cancel()
+    await log.freed.reach(1)
+    // The `.none` added nothing: the pulls stopped at the demand of two.
+    #expect(subscriber.values == [1, 2])
+    #expect(log.pulls.value == 2)
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func manyCancelledSubscriptionsDoNotGrow() async throws {
+    try await withGrowthCheck(iterations: 40) { _ in
+      let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+      let terminated = AwaitableCount()
+      continuation.onTermination = { _ in terminated.increment() }
+      let subscriber = AwaitingSubscriber<Int, Never>()
+      stream.publisher.subscribe(subscriber)
+      continuation.yield(1)
+      await subscriber.values(count: 1)
+      subscriber.cancel()
+      await terminated.reach(1)
+    }
+  }
+
+  @Test func cancellingAnAsyncThrowingStreamDeliversNoCancellationError() async {
+    let (stream, continuation) = AsyncThrowingStream.makeStream(of: Int.self)
+    let terminated = AwaitableCount()
+    continuation.onTermination = { _ in terminated.increment() }
+    let subscriber = AwaitingSubscriber<Int, any Error>()
+    stream.publisher.subscribe(subscriber)
+    continuation.yield(1)
+    await subscriber.values(count: 1)
+    subscriber.cancel()
+    await terminated.reach(1)
+    continuation.finish(throwing: CancellationError())
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+    #expect(subscriber.violations.isEmpty)
   }
 }

@@ -8,17 +8,27 @@ import Testing
 struct AsyncSequenceSubscriptionStateMachineTests {
   typealias Machine = AsyncSequenceSubscriptionStateMachine<String, String, String, String>
 
-  private func started(_ action: Machine.RequestAction) -> String? {
+  private func started(_ action: Machine.Action) -> String? {
     if case .start(let base) = action { return base }
     return nil
   }
 
-  private func resumed(_ action: Machine.RequestAction) -> String? {
+  private func resumed(_ action: Machine.Action) -> String? {
     if case .resume(let waiter) = action { return waiter }
     return nil
   }
 
-  private func isNone(_ action: Machine.RequestAction) -> Bool {
+  private func cancelledTask(_ action: Machine.Action) -> String? {
+    if case .cancelTask(let task) = action { return task }
+    return nil
+  }
+
+  private func ended(_ action: Machine.Action) -> Machine.Released? {
+    if case .end(let released) = action { return released }
+    return nil
+  }
+
+  private func isNone(_ action: Machine.Action) -> Bool {
     if case .none = action { return true }
     return false
   }
@@ -41,9 +51,9 @@ struct AsyncSequenceSubscriptionStateMachineTests {
   /// A machine whose task runs, has been reported, and has taken no demand yet.
   private func running(demand: Subscribers.Demand = .max(2)) -> Machine {
     var machine = Machine(downstream: "downstream", base: "base")
-    #expect(machine.subscribed() == nil)
+    #expect(isNone(machine.subscribed()))
     #expect(started(machine.request(demand)) == "base")
-    #expect(machine.taskStarted("task") == nil)
+    #expect(isNone(machine.taskStarted("task")))
     return machine
   }
 
@@ -51,17 +61,17 @@ struct AsyncSequenceSubscriptionStateMachineTests {
     var machine = Machine(downstream: "downstream", base: "base")
     #expect(isNone(machine.request(.max(1))))
     #expect(isNone(machine.request(.max(2))))
-    #expect(machine.subscribed() == "base")
-    #expect(machine.taskStarted("task") == nil)
+    #expect(started(machine.subscribed()) == "base")
+    #expect(isNone(machine.taskStarted("task")))
     #expect(pulled(machine.takeDemand()) == .max(3))
   }
 
   @Test func withoutDemandNothingStartsUntilTheFirstRequest() {
     var machine = Machine(downstream: "downstream", base: "base")
-    #expect(machine.subscribed() == nil)
+    #expect(isNone(machine.subscribed()))
     #expect(started(machine.request(.max(1))) == "base")
     #expect(isNone(machine.request(.max(1))))
-    #expect(machine.taskStarted("task") == nil)
+    #expect(isNone(machine.taskStarted("task")))
     #expect(pulled(machine.takeDemand()) == .max(2))
   }
 
@@ -81,7 +91,7 @@ struct AsyncSequenceSubscriptionStateMachineTests {
     var machine = running(demand: .max(1))
     _ = machine.takeDemand()
     #expect(isWait(machine.takeDemand()))
-    #expect(machine.wait("waiter") == nil)
+    #expect(isNone(machine.wait("waiter")))
     #expect(resumed(machine.request(.max(4))) == "waiter")
     // Woken once: the next request only adds.
     #expect(isNone(machine.request(.max(1))))
@@ -93,7 +103,7 @@ struct AsyncSequenceSubscriptionStateMachineTests {
     _ = machine.takeDemand()
     #expect(isWait(machine.takeDemand()))
     #expect(isNone(machine.request(.max(1))))
-    #expect(machine.wait("waiter") == "waiter")
+    #expect(resumed(machine.wait("waiter")) == "waiter")
     #expect(pulled(machine.takeDemand()) == .max(1))
   }
 
@@ -101,30 +111,30 @@ struct AsyncSequenceSubscriptionStateMachineTests {
     var machine = running(demand: .max(1))
     _ = machine.takeDemand()
     _ = machine.takeDemand()
-    #expect(machine.wait("waiter") == nil)
-    let released = machine.cancel()
+    #expect(isNone(machine.wait("waiter")))
+    let released = ended(machine.cancel())
     #expect(released?.downstream == "downstream")
     #expect(released?.task == "task")
     #expect(released?.waiter == "waiter")
     #expect(isStop(machine.takeDemand()))
-    #expect(machine.cancel() == nil)
+    #expect(isNone(machine.cancel()))
   }
 
   @Test func cancelBeforeTheTaskIsReportedHandsItBackToBeCancelled() {
     var machine = Machine(downstream: "downstream", base: "base")
     _ = machine.subscribed()
     _ = machine.request(.max(1))
-    let released = machine.cancel()
+    let released = ended(machine.cancel())
     #expect(released?.downstream == "downstream")
     #expect(released?.task == nil)
-    #expect(machine.taskStarted("task") == "task")
+    #expect(cancelledTask(machine.taskStarted("task")) == "task")
     #expect(isStop(machine.takeDemand()))
   }
 
   @Test func cancelBeforeAnyDemandLetsGoOfTheSequence() {
     var machine = Machine(downstream: "downstream", base: "base")
     _ = machine.subscribed()
-    let released = machine.cancel()
+    let released = ended(machine.cancel())
     #expect(released?.downstream == "downstream")
     #expect(released?.base == "base")
     #expect(isNone(machine.request(.max(1))))
@@ -133,8 +143,8 @@ struct AsyncSequenceSubscriptionStateMachineTests {
   @Test func cancelDuringReceiveSubscriptionNeverStarts() {
     var machine = Machine(downstream: "downstream", base: "base")
     _ = machine.request(.max(1))
-    #expect(machine.cancel()?.base == "base")
-    #expect(machine.subscribed() == nil)
+    #expect(ended(machine.cancel())?.base == "base")
+    #expect(isNone(machine.subscribed()))
   }
 
   @Test func anElementPulledAfterCancelIsNotDelivered() {
@@ -153,7 +163,7 @@ struct AsyncSequenceSubscriptionStateMachineTests {
     #expect(released?.downstream == "downstream")
     #expect(released?.task == "task")
     #expect(machine.finish() == nil)
-    #expect(machine.cancel() == nil)
+    #expect(isNone(machine.cancel()))
     #expect(isNone(machine.request(.max(1))))
     #expect(machine.downstreamForElement() == nil)
   }
@@ -161,6 +171,15 @@ struct AsyncSequenceSubscriptionStateMachineTests {
   @Test func waitingAfterTheEndResumesAtOnce() {
     var machine = running()
     _ = machine.cancel()
-    #expect(machine.wait("waiter") == "waiter")
+    #expect(resumed(machine.wait("waiter")) == "waiter")
+  }
+
+  @Test func aTaskReportedAfterTheEndIsHandedBackToBeCancelled() {
+    var machine = Machine(downstream: "downstream", base: "base")
+    #expect(started(machine.subscribed()) == nil)
+    #expect(started(machine.request(.max(1))) == "base")
+    #expect(pulled(machine.takeDemand()) == .max(1))
+    #expect(machine.finish()?.downstream == "downstream")
+    #expect(cancelledTask(machine.taskStarted("task")) == "task")
   }
 }

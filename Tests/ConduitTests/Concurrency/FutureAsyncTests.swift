@@ -71,4 +71,14 @@ struct FutureAsyncTests {
       subscriber.cancel()
     }
   }
+
+  @Test func manyFuturesFromAsyncFunctionsDoNotGrow() async throws {
+    try await withGrowthCheck(iterations: 40) { _ in
+      let future = Future { await compute() }
+      #expect(await future.value == 42)
+      let throwing = Future { () async throws(Oops) -> Int in throw Oops() }
+      let outcome = await awaitedOutcome(of: throwing)
+      #expect(outcome.values.isEmpty)
+    }
+  }
 }

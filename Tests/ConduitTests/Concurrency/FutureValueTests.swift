@@ -137,4 +137,31 @@ struct FutureValueTests {
     #expect(value == 3)
     promise.withLock { $0 = nil }
   }
+
+  @Test func tenTasksAwaitingAFulfilledFutureAllReceiveTheValue() async {
+    let future = Future<Int, Never> { $0(.success(9)) }
+    let values = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<10 { group.addTask { await future.value } }
+      var values: [Int] = []
+      for await value in group { values.append(value) }
+      return values
+    }
+    #expect(values == Array(repeating: 9, count: 10))
+  }
+
+  @MainActor @Test func aMainActorCallerOfAFulfilledFutureStaysOnTheMainActor() async throws {
+    let future = Future<Int, Never> { $0(.success(4)) }
+    let throwing = Future<Int, ValueTestError> { $0(.success(5)) }
+    var otherJobRan = false
+    // Queued on the main actor behind this test: it runs before the test resumes if reading
+    // `value` gives up the main actor, and not before the test's next suspension otherwise.
+    let other = Task { @MainActor in otherJobRan = true }
+    let value = await future.value
+    let thrown = try await throwing.value
+    #expect(!otherJobRan)
+    #expect(value == 4)
+    #expect(thrown == 5)
+    await other.value
+    #expect(otherJobRan)
+  }
 }
