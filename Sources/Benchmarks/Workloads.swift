@@ -3,7 +3,7 @@ import Conduit
 enum Workloads {
   nonisolated(unsafe) static let all: [Workload] =
     issueTwo + OperatorWorkloads.all + SpecializationWorkloads.all + TimeWorkloads.all
-    + SchedulerWorkloads.all + BridgeWorkloads.all + ConcurrencyWorkloads.all
+    + SchedulerWorkloads.all + BridgeWorkloads.all + ConcurrencyWorkloads.all + ObservationWorkloads.all
 
   nonisolated(unsafe) static let issueTwo: [Workload] = [
     Workload("PassthroughSubject.send, 1 sink, per value", baseline: "baseline.LockedCall", target: 3) {
