@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Observation
 
 /// A view model with two published properties.
 private final class CartModel: ObservableObject {
@@ -35,6 +36,12 @@ private final class GaugeModel: ObservableObject {
   init(readings: PassthroughSubject<Int, Never>) {
     readings.assign(to: &$reading)
   }
+}
+
+/// A document edited through an `@Observable` model, the Observation framework's kind.
+@Observable
+private final class DocumentEditor {
+  var text = ""
 }
 
 extension Page {
@@ -89,5 +96,22 @@ extension Page {
     say(
       "Beyond Combine, @Published may be set from several threads at once: every subscriber sees the",
       "values in one order, and the property ends with the value delivered last.")
+
+    say(
+      "Beyond Combine, an @Observable model's changes as a publisher: changes(on:) reads the closure",
+      "on the scheduler after each change. A debounced auto-save, driven here by a TestScheduler:")
+    let scheduler = DispatchQueue.test
+    let editor = DocumentEditor()
+    let autoSave = editor.changes(on: scheduler) { $0.text }
+      .dropFirst()
+      .debounce(for: .seconds(1), scheduler: scheduler)
+      .sink { show("saved \"\($0)\"") }
+    for word in ["H", "He", "Hello"] {
+      editor.text = word
+      scheduler.advance(by: .milliseconds(300))
+    }
+    show("typed \"Hello\" within a second: nothing saved yet")
+    scheduler.advance(by: .seconds(1))
+    autoSave.cancel()
   }
 }

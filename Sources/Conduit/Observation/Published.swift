@@ -81,8 +81,10 @@ public struct Published<Value> {
     wrapped wrappedKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Value>,
     storage storageKeyPath: ReferenceWritableKeyPath<EnclosingSelf, Published<Value>>
   ) -> Value {
-    get { object[keyPath: storageKeyPath].subject.currentValue }
-    set { object[keyPath: storageKeyPath].subject.send(newValue) }
+    // Always inlined, so that the key paths, literals at the call site, fold into a direct access
+    // to the storage instead of a key-path projection at run time.
+    @inline(__always) get { object[keyPath: storageKeyPath].subject.currentValue }
+    @inline(__always) set { object[keyPath: storageKeyPath].subject.send(newValue) }
   }
 
   /// The publisher of a `@Published` property's values.
