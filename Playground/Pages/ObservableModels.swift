@@ -1,5 +1,6 @@
 import Conduit
 import ConduitTesting
+import Dispatch
 import Observation
 
 /// A view model with two published properties.
