@@ -7,14 +7,18 @@ let package = Package(
   products: [
     .library(name: "Conduit", targets: ["Conduit"]),
     .library(name: "ConduitTesting", targets: ["ConduitTesting"]),
+    .library(name: "ConduitFoundation", targets: ["ConduitFoundation"]),
   ],
   targets: [
     .target(name: "Conduit"),
     .target(name: "ConduitTesting", dependencies: ["Conduit"]),
+    // Foundation's integrations live apart, so that a server can use Conduit without Foundation.
+    .target(name: "ConduitFoundation", dependencies: ["Conduit"]),
     .executableTarget(name: "Playground", dependencies: ["Conduit", "ConduitTesting"], path: "Playground"),
     .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
+    .testTarget(name: "ConduitFoundationTests", dependencies: ["ConduitFoundation", "ConduitTesting"]),
     // A stand-in for a third-party Combine extension library, and the tests that import it beside
     // Conduit: Conduit's additions to Combine must give way to such a library's.
     .target(
