@@ -4,17 +4,27 @@ import Synchronization
 /// Finds the `@Published` properties of an object, to give them its `objectWillChange`.
 ///
 /// The properties are found once per class, from the runtime's field metadata (the class's and
-/// its superclasses' stored properties, with their offsets), as Combine finds them; each read of
-/// `objectWillChange` then costs a table lookup and two loads, not a reflection of the object.
+/// its superclasses' stored properties, with their offsets), as Combine finds them. Each later
+/// read of `objectWillChange` finds the class in a table read without a lock, then follows two
+/// offsets: to the first property's subject, and to the slot in it that holds the publisher. It
+/// needs neither the properties' value types nor a reflection of the object.
+///
 /// The publisher lives in the properties' subjects, so it goes away with the object. An object
 /// with no `@Published` property keeps its publisher in a side table, weakly keyed by the object.
 enum PublishedFields {
-  /// A `@Published` property of a class: where it is in the object, and its type, which can read
-  /// and install the publisher there.
-  struct Field: @unchecked Sendable {
-    // Immutable; a metatype, which nothing can mutate.
+  /// A `@Published` property of a class: where it is in the object, and where its subject keeps
+  /// the publisher.
+  struct Field: Equatable, Sendable {
     let offset: Int
-    let storage: any PublishedStorage.Type
+    let announcementOffset: Int
+
+    /// The slot of the property of `object` (at `base`) that holds the publisher.
+    func slot(in base: UnsafeRawPointer) -> UnsafePointer<AnnouncementSlot> {
+      // A `Published` is exactly its subject's reference (`PublishedStorage` checks it), which
+      // the object keeps for its whole life.
+      let subject = (base + offset).load(as: UnsafeRawPointer.self)
+      return (subject + announcementOffset).assumingMemoryBound(to: AnnouncementSlot.self)
+    }
   }
 
   /// An object with no `@Published` property, and its publisher.
@@ -27,23 +37,35 @@ enum PublishedFields {
   /// The `@Published` properties of each class seen, by class.
   static let fieldsByClass = Mutex<[ObjectIdentifier: [Field]]>([:])
 
+  /// The first `@Published` property of each class seen that has one, read without a lock.
+  static let firstFields = ClassTable()
+
   /// The publishers of objects with no `@Published` property, by object, and the count at which
   /// the table is next swept of objects that have gone away.
   static let unpublished = Mutex<(publishers: [ObjectIdentifier: Unpublished], sweepAt: Int)>(([:], 64))
 
   /// The object's `objectWillChange`, installed in its `@Published` properties on the first read.
   static func objectWillChange(of object: AnyObject) -> ObservableObjectPublisher {
+    let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
+    if let first = firstFields.field(of: ObjectIdentifier(type(of: object))),
+      let installed = withExtendedLifetime(object, { first.slot(in: base).pointee.load() })
+    {
+      return installed
+    }
+    return install(in: object)
+  }
+
+  /// The first read of an object's `objectWillChange` (or of any object of a class with no
+  /// `@Published` property): installs a publisher in every `@Published` property.
+  static func install(in object: AnyObject) -> ObservableObjectPublisher {
     let fields = fields(of: type(of: object))
     guard let first = fields.first else { return unpublishedPublisher(of: object) }
     return withExtendedLifetime(object) {
       let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
-      if let installed = first.storage.objectWillChange(at: base + first.offset, installing: nil) {
-        return installed
-      }
       // Two threads reading at once both install; the first publisher installed wins everywhere.
-      let winner = first.storage.objectWillChange(at: base + first.offset, installing: ObservableObjectPublisher())!
+      let winner = first.slot(in: base).pointee.install(ObservableObjectPublisher())
       for field in fields.dropFirst() {
-        _ = field.storage.objectWillChange(at: base + field.offset, installing: winner)
+        _ = field.slot(in: base).pointee.install(winner)
       }
       return winner
     }
@@ -58,11 +80,12 @@ enum PublishedFields {
     // 1 is `.classType`.
     _forEachField(of: type, options: _EachFieldOptions(rawValue: 1)) { _, offset, fieldType, _ in
       if let storage = fieldType as? any PublishedStorage.Type {
-        found.append(Field(offset: offset, storage: storage))
+        found.append(Field(offset: offset, announcementOffset: storage.announcementOffset))
       }
       return true
     }
     fieldsByClass.withLock { $0[key] = found }
+    if let first = found.first { firstFields.insert(first, for: key) }
     return found
   }
 
@@ -88,21 +111,24 @@ enum PublishedFields {
 }
 
 /// What `PublishedFields` needs of a `@Published` property's storage whose value type it does
-/// not know: the publisher installed there.
+/// not know: where the property's subject keeps the publisher.
 protocol PublishedStorage {
-  /// The publisher installed in the storage at `address`; installs `candidate` first when given
-  /// and none is, and returns the one installed.
-  static func objectWillChange(
-    at address: UnsafeRawPointer, installing candidate: ObservableObjectPublisher?
-  ) -> ObservableObjectPublisher?
+  /// The offset of the `AnnouncementSlot` in the property's subject.
+  static var announcementOffset: Int { get }
 }
 
 extension Published: PublishedStorage {
-  static func objectWillChange(
-    at address: UnsafeRawPointer, installing candidate: ObservableObjectPublisher?
-  ) -> ObservableObjectPublisher? {
-    let subject = address.assumingMemoryBound(to: Published<Value>.self).pointee.subject
-    guard let candidate else { return subject.announcer.load() }
-    return subject.announcer.storeIfNil(candidate)
+  static var announcementOffset: Int {
+    precondition(
+      MemoryLayout<Published<Value>>.size == MemoryLayout<UnsafeRawPointer>.size,
+      "Published must hold nothing but its subject's reference: PublishedFields reads it from the object")
+    var found: Int?
+    _forEachField(of: PublishedSubject<Value>.self, options: _EachFieldOptions(rawValue: 1)) { name, offset, _, _ in
+      guard String(cString: name) == "announcer" else { return true }
+      found = offset
+      return false
+    }
+    guard let found else { preconditionFailure("PublishedSubject has no field named announcer") }
+    return found
   }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The engine of one `@Published` property: a current-value subject, as Combine's, that sets the
 /// property's value once the new value has been offered to every subscriber (so a subscriber
 /// that reads the property inside `receive(_:)` sees the old value, as in Combine), announces
@@ -17,7 +15,7 @@ final class PublishedSubject<Value>: CurrentValueSubjectCore<Value, Never>, Subj
 
   // Set once, by the first read of the enclosing object's `objectWillChange`.
   @usableFromInline
-  let announcer = AtomicLazyReference<ObservableObjectPublisher>()
+  let announcer = AnnouncementSlot()
 
   @inlinable
   init(_ value: Value) {
