@@ -459,21 +459,3 @@ private func jitter(_ round: Int, _ thread: Int, scale: Int = 100) {
 
 /// Sent right after a cancel returned: it must never arrive.
 private let forbiddenValue = -2
-
-private let senderStride = 1_000
-
-/// A value that names its sender and its position in that sender's run.
-private func stamp(_ sender: Int, _ index: Int) -> Int { sender * senderStride + index }
-
-/// Whether each sender's values arrive in the order sent, strictly increasing, and, when
-/// `consecutive`, from its first value with no gap. Negative values are not from a sender.
-private func everySenderInOrder(_ values: [Int], consecutive: Bool) -> Bool {
-  var last: [Int: Int] = [:]
-  for value in values where value >= 0 {
-    let sender = value / senderStride
-    let index = value % senderStride
-    if consecutive ? index != (last[sender] ?? -1) + 1 : index <= (last[sender] ?? -1) { return false }
-    last[sender] = index
-  }
-  return true
-}

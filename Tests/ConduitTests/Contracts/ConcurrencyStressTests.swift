@@ -24,7 +24,7 @@ struct SubjectStressTests {
 
     for subscriber in subscribers {
       #expect(subscriber.values.count == Self.senders * Self.valuesPerSender)
-      let inOrder = everySenderInOrder(subscriber.values, consecutive: true)
+      let inOrder = eachSenderInOrder(subscriber.values, consecutive: true)
       #expect(inOrder)
       #expect(subscriber.completed)
       #expect(subscriber.overlaps == 0)
@@ -44,7 +44,7 @@ struct SubjectStressTests {
     for subscriber in subscribers {
       #expect(subscriber.values.first == -1)
       #expect(subscriber.values.count == Self.senders * Self.valuesPerSender + 1)
-      let inOrder = everySenderInOrder(Array(subscriber.values.dropFirst()), consecutive: true)
+      let inOrder = eachSenderInOrder(Array(subscriber.values.dropFirst()), consecutive: true)
       #expect(inOrder)
       #expect(subscriber.completed)
       #expect(subscriber.overlaps == 0)
@@ -63,7 +63,7 @@ struct SubjectStressTests {
     subject.send(completion: .finished)
 
     #expect(subscriber.values.count == Self.senders * 2_000)
-    let inOrder = everySenderInOrder(subscriber.values, consecutive: true)
+    let inOrder = eachSenderInOrder(subscriber.values, consecutive: true)
     #expect(inOrder)
     #expect(subscriber.violations.isEmpty)
   }
@@ -103,7 +103,7 @@ struct SubjectStressTests {
       #expect(!subscriber.sawForbidden)
       #expect(!subscriber.completed)
       #expect(subscriber.overlaps == 0)
-      let inOrder = everySenderInOrder(subscriber.values, consecutive: true)
+      let inOrder = eachSenderInOrder(subscriber.values, consecutive: true)
       #expect(inOrder)
     }
   }
@@ -148,7 +148,7 @@ struct SubjectStressTests {
     let received = subscriber.values.count
     #expect(received <= granted)
     #expect(subscriber.violations.isEmpty)
-    let inOrder = everySenderInOrder(subscriber.values, consecutive: false)
+    let inOrder = eachSenderInOrder(subscriber.values, consecutive: false)
     #expect(inOrder)
     // No demand was lost: what was granted and not used yet is still there, and no more.
     for index in 0..<max(0, granted - received + 5) { subject.send(tag(sending, index)) }
@@ -218,14 +218,14 @@ struct SubjectStressTests {
     subject.send(completion: .finished)
 
     #expect(witness.values.count == sending * Self.valuesPerSender / 2)
-    let inOrder = everySenderInOrder(witness.values, consecutive: true)
+    let inOrder = eachSenderInOrder(witness.values, consecutive: true)
     #expect(inOrder)
     #expect(witness.overlaps == 0)
     let subscribers = churned.withLock { $0 }
     #expect(subscribers.count >= churners * churnRounds)
     let neverOverlappedOrCompleted = subscribers.allSatisfy { $0.overlaps == 0 && !$0.completed }
     let nothingAfterCancel = subscribers.allSatisfy { $0.count <= $0.countWhenCancelReturned + 1 }
-    let allInOrder = subscribers.allSatisfy { everySenderInOrder($0.values, consecutive: true) }
+    let allInOrder = subscribers.allSatisfy { eachSenderInOrder($0.values, consecutive: true) }
     #expect(neverOverlappedOrCompleted)
     #expect(nothingAfterCancel)
     #expect(allInOrder)
@@ -274,25 +274,17 @@ struct SubjectStressTests {
 // MARK: - Helpers
 
 /// A value that names its sender and its position in that sender's run.
-private func tag(_ sender: Int, _ index: Int) -> Int { sender * 1_000_000 + index }
+private func tag(_ sender: Int, _ index: Int) -> Int { stamp(sender, index, stride: tagStride) }
+
+private let tagStride = 1_000_000
+
+/// Whether each sender's values arrive in the order sent; a subscriber may join while they send.
+private func eachSenderInOrder(_ values: [Int], consecutive: Bool) -> Bool {
+  everySenderInOrder(values, consecutive: consecutive, stride: tagStride, fromTheFirst: false)
+}
 
 /// Sent by a canceller right after cancelling subscriber `position`, which must never see it.
 private func marker(_ position: Int) -> Int { -1_000 - position }
-
-/// Whether each sender's values arrive in the order sent: strictly increasing, and with no
-/// gap when `consecutive`. Negative values (initial values, markers) are not from a sender.
-private func everySenderInOrder(_ values: [Int], consecutive: Bool) -> Bool {
-  var last: [Int: Int] = [:]
-  for value in values where value >= 0 {
-    let sender = value / 1_000_000
-    let index = value % 1_000_000
-    if let previous = last[sender] {
-      if consecutive ? index != previous + 1 : index <= previous { return false }
-    }
-    last[sender] = index
-  }
-  return true
-}
 
 /// Runs `body` on `count` threads started together, and returns when all have finished.
 /// Objects the threads create are attributed to the caller's leak check.

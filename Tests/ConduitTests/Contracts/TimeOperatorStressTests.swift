@@ -684,11 +684,6 @@ private let finalValue = -1
 /// Sent right after a cancel returned: it must never arrive.
 private let forbiddenValue = -2
 
-private let senderStride = 1_000
-
-/// A value that names its sender and its position in that sender's run.
-private func stamp(_ sender: Int, _ index: Int) -> Int { sender * senderStride + index }
-
 /// How long a racing side waits in round `index`: from nothing to about the timers' interval,
 /// so that its action lands before, during and after a timer firing.
 private func pauseFor(_ index: Int) -> Int { (index % 25) * 4_000 }
@@ -697,17 +692,4 @@ private func pauseFor(_ index: Int) -> Int { (index % 25) * 4_000 }
 private func spin(nanoseconds: Int) {
   let end = DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds)
   while DispatchTime.now().uptimeNanoseconds < end {}
-}
-
-/// Whether each sender's values arrive in the order sent, strictly increasing, and, when
-/// `consecutive`, from its first value with no gap. Negative values are not from a sender.
-private func everySenderInOrder(_ values: [Int], consecutive: Bool) -> Bool {
-  var last: [Int: Int] = [:]
-  for value in values where value >= 0 {
-    let sender = value / senderStride
-    let index = value % senderStride
-    if consecutive ? index != (last[sender] ?? -1) + 1 : index <= (last[sender] ?? -1) { return false }
-    last[sender] = index
-  }
-  return true
 }
