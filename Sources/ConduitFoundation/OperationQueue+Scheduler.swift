@@ -27,7 +27,7 @@ extension OperationQueue: Scheduler {
 
   /// Performs the action on this queue, as a `BlockOperation`, at the next possible opportunity.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let item = ScheduledWorkItem(action)
+    let item = ScheduledWorkItem(runsOnce: false, action)
     addOperation(BlockOperation { item.run() })
   }
 

@@ -23,7 +23,7 @@ extension RunLoop: Scheduler {
   /// As in Combine, the action is performed as a block (`perform(_:)`); the run loop is woken so
   /// that a loop asleep until its next timer runs it at once.
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
-    let item = ScheduledWorkItem(action)
+    let item = ScheduledWorkItem(runsOnce: true, action)
     perform(inModes: [.default]) { item.run() }
     wakeUp()
   }
@@ -36,7 +36,7 @@ extension RunLoop: Scheduler {
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
   ) {
-    let item = ScheduledWorkItem(action)
+    let item = ScheduledWorkItem(runsOnce: true, action)
     let timer = Timer(fire: date.date, interval: 0, repeats: false) { _ in item.run() }
     timer.tolerance = tolerance.timeInterval
     add(timer, forMode: .default)

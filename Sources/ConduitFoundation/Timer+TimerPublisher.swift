@@ -179,37 +179,53 @@ private struct WeakTimerPublisher {
 /// The connection of a timer publisher: a repeating `Timer` on the publisher's run loop, until
 /// cancelled.
 ///
-/// The timer's block holds the connection, and the connection holds the publisher: a connected
-/// publisher keeps ticking while its run loop runs, whoever holds it, as in Combine.
+/// The timer's block holds the connection, through a relay, and the connection holds the
+/// publisher: a connected publisher keeps ticking while its run loop runs, whoever holds it, as
+/// in Combine. Cancelling empties the relay, so the connection and the publisher go at once,
+/// even though Foundation on Linux may keep an invalidated timer and its block for longer.
 final class TimerConnection: Cancellable, @unchecked Sendable {
   private struct Connected {
     let timer: Timer
     let publisher: Timer.TimerPublisher
+    let relay: TimerRelay
   }
 
-  // Guarded by its own lock: the timer and the publisher, until cancelled.
+  // Guarded by its own lock: the timer, the publisher and the relay, until cancelled.
   private let connected = Locked<Connected?>(nil)
   private let census: CensusToken
 
   init(publisher: Timer.TimerPublisher) {
     census = CensusToken(TimerConnection.self)
-    let timer = Timer(timeInterval: publisher.interval, repeats: true) { [self] _ in fire() }
+    let relay = TimerRelay()
+    let timer = Timer(timeInterval: publisher.interval, repeats: true) { _ in relay.fire() }
     timer.tolerance = publisher.tolerance ?? 0
-    connected.withLock { $0 = Connected(timer: timer, publisher: publisher) }
+    connected.withLock { $0 = Connected(timer: timer, publisher: publisher, relay: relay) }
+    relay.connection.withLock { $0 = self }
     publisher.runLoop.add(timer, forMode: publisher.mode)
   }
 
   /// The timer while connected; `nil` once cancelled.
   var timer: Timer? { connected.withLock { $0?.timer } }
 
-  private func fire() {
+  fileprivate func fire() {
     connected.withLock { $0?.publisher }?.fire()
   }
 
   func cancel() {
-    // The timer is invalidated and the subscriptions ended after the lock.
+    // The timer is invalidated, the subscriptions ended and the relay emptied after the lock.
     guard let ended = connected.exchange(nil) else { return }
     ended.timer.invalidate()
     ended.publisher.detachAll()
+    ended.relay.connection.exchange(nil)
+  }
+}
+
+/// What a connection's timer block holds: the connection, until it is cancelled.
+private final class TimerRelay: Sendable {
+  // Guarded by its own lock.
+  let connection = Locked<TimerConnection?>(nil)
+
+  func fire() {
+    connection.withLock { $0 }?.fire()
   }
 }
