@@ -129,4 +129,19 @@ struct RunLoopSchedulerTests {
     #expect(received.recorded == [3])
     token.cancel()
   }
+
+  @Test func receiveOnARunLoopThatTheTestRunsItself() {
+    let runLoop = RunLoop.current
+    let subject = PassthroughSubject<Int, Never>()
+    var received: [Int] = []
+    let token = subject.receive(on: runLoop).sink { received.append($0) }
+    let sender = Thread { subject.send(7) }
+    sender.start()
+    let deadline = Date(timeIntervalSinceNow: 10)
+    while received.isEmpty && Date() < deadline {
+      _ = runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01))
+    }
+    token.cancel()
+    #expect(received == [7])
+  }
 }
