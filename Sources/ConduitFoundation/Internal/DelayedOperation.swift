@@ -40,9 +40,7 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
 
   override func main() {
     // Taken out under the lock and called after it: a second `main()` finds nothing.
-    switch state.withLock({ state in
-      defer { state.work = nil }; return state.work
-    }) {
+    switch state.withLock({ $0.work.take() }) {
     case .action(let action): action()
     case .repetition(let repetition): repetition.runStep(of: self)
     case nil: break
@@ -52,9 +50,7 @@ final class DelayedOperation: Operation, Cancellable, @unchecked Sendable {
   override func cancel() {
     super.cancel()
     // Released after the lock: what the action captured may schedule again in its deinit.
-    let work = state.withLock { state in
-      defer { state.work = nil }; return state.work
-    }
+    let work = state.withLock { $0.work.take() }
     withExtendedLifetime(work) {}
     readinessChanged()
   }
