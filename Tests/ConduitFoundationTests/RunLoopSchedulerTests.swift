@@ -81,6 +81,25 @@ struct RunLoopSchedulerTests {
     #expect(onLoop.recorded == [true])
   }
 
+  @Test func scheduleWakesARunLoopThatSleeps() {
+    // Without a wake-up, a block performed on this loop would wait for the end of its slice.
+    let loop = RunLoopThread(slice: 1)
+    let caller = RunLoopThread()
+    defer {
+      caller.stop()
+      loop.stop()
+    }
+    let latency = Recorder<TimeInterval>()
+    // Scheduled from another loop's timer, 100 ms after the sleeping loop last had work.
+    loop.sync {}
+    caller.runLoop.schedule(after: caller.runLoop.now.advanced(by: .milliseconds(100))) {
+      let start = Date()
+      loop.runLoop.schedule { latency.record(Date().timeIntervalSince(start)) }
+    }
+    latency.wait(forCount: 1)
+    #expect(latency.recorded.allSatisfy { $0 < 0.5 })
+  }
+
   @Test func scheduleAfterRunsNoEarlierThanTheDate() {
     let loop = RunLoopThread()
     defer { loop.stop() }

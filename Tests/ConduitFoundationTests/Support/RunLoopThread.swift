@@ -5,8 +5,8 @@ import Testing
 
 /// A thread that runs its own run loop until stopped, for tests to schedule on.
 ///
-/// The loop wakes at least every 20 ms to look at its stop flag: `run(mode:before:)` returns only
-/// at its limit date when no input source fires.
+/// The loop wakes at least every `slice` seconds to look at its stop flag: `run(mode:before:)`
+/// returns only at its limit date when no input source fires.
 final class RunLoopThread: @unchecked Sendable {
   // Written once by the thread before `init` returns (the semaphore orders it), then read-only.
   private(set) var runLoop: RunLoop!
@@ -15,7 +15,7 @@ final class RunLoopThread: @unchecked Sendable {
   private let stopped = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
 
-  init() {
+  init(slice: TimeInterval = 0.02) {
     let ready = DispatchSemaphore(value: 0)
     let thread = Thread { [unowned self] in
       runLoop = RunLoop.current
@@ -24,7 +24,7 @@ final class RunLoopThread: @unchecked Sendable {
       RunLoop.current.add(Timer(fire: .distantFuture, interval: 0, repeats: false) { _ in }, forMode: .default)
       ready.signal()
       while !stopped.load(ordering: .acquiring) {
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
+        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: slice))
       }
       finished.signal()
     }
