@@ -35,21 +35,21 @@
 ///   call returns. The flag would have them queue those values instead, returning from `request`
 ///   before they arrive.
 @usableFromInline
-struct DeliveryOwnership {
+package struct DeliveryOwnership {
   @usableFromInline
   var isClaimed: Bool
 
   /// Delivery owned by nobody, or (`claimed: true`) by the thread creating the state, until it
   /// gives it back.
   @inlinable
-  init(claimed: Bool = false) {
+  package init(claimed: Bool = false) {
     isClaimed = claimed
   }
 
   /// Claims delivery for the calling thread: whether it now owns it. Called under the state's
   /// lock, with the work the thread posts.
   @inlinable
-  mutating func claim() -> Bool {
+  package mutating func claim() -> Bool {
     if isClaimed { return false }
     isClaimed = true
     return true
@@ -58,7 +58,7 @@ struct DeliveryOwnership {
   /// Gives delivery back. Called by the owner only, under the state's lock, in the critical
   /// section in which it found nothing left to deliver.
   @inlinable
-  mutating func giveBack() {
+  package mutating func giveBack() {
     isClaimed = false
   }
 }

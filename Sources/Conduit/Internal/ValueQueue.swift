@@ -5,7 +5,7 @@ import Synchronization
 /// appending and popping are O(1) with no allocation once it has grown to the largest number of
 /// values waiting at once, and a popped element is released at once.
 @usableFromInline
-struct ValueQueue<Element> {
+package struct ValueQueue<Element> {
   @usableFromInline
   var storage: ContiguousArray<Element?> = []
   /// Where the oldest element is, when there is one.
@@ -15,13 +15,13 @@ struct ValueQueue<Element> {
   var count = 0
 
   @inlinable
-  init() {}
+  package init() {}
 
   @inlinable
-  var isEmpty: Bool { count == 0 }
+  package var isEmpty: Bool { count == 0 }
 
   @inlinable
-  mutating func append(_ element: Element) {
+  package mutating func append(_ element: Element) {
     if count == storage.count { grow() }
     var index = head + count
     if index >= storage.count { index -= storage.count }
@@ -30,7 +30,7 @@ struct ValueQueue<Element> {
   }
 
   @inlinable
-  mutating func popFirst() -> Element? {
+  package mutating func popFirst() -> Element? {
     guard count > 0 else { return nil }
     let element = storage[head].take()
     count -= 1
@@ -40,7 +40,7 @@ struct ValueQueue<Element> {
 
   /// The elements, oldest first.
   @inlinable
-  var elements: [Element] {
+  package var elements: [Element] {
     (0..<count).map { offset in
       var index = head + offset
       if index >= storage.count { index -= storage.count }
@@ -50,7 +50,7 @@ struct ValueQueue<Element> {
 
   /// Releases every element, keeping the storage for what comes next.
   @inlinable
-  mutating func removeAll() {
+  package mutating func removeAll() {
     while count > 0 { _ = popFirst() }
     head = 0
   }

@@ -1,0 +1,192 @@
+import Conduit
+import Foundation
+
+extension NotificationCenter {
+  /// A publisher that emits the notifications a notification center posts for a name (and,
+  /// optionally, an object).
+  ///
+  /// Each subscription adds one observer to the center, before the subscriber receives its
+  /// subscription, and removes it when cancelled. A notification is delivered only against
+  /// demand: one posted while the subscriber has none outstanding is dropped, not kept for
+  /// later, as in Combine.
+  ///
+  /// ```swift
+  /// let token = NotificationCenter.default
+  ///   .publisher(for: .NSSystemClockDidChange)
+  ///   .sink { notification in print("clock changed:", notification) }
+  /// ```
+  ///
+  /// Where Conduit goes beyond Combine, or departs from it:
+  /// - A notification posted while this subscriber is still receiving another (from another
+  ///   thread, or from inside `receive(_:)`) is not delivered nested or in parallel: the thread
+  ///   already delivering delivers it next, in order, and the posting thread returns at once.
+  ///   Combine makes the posting thread wait, and delivers a post made from inside `receive(_:)`
+  ///   nested in that call.
+  /// - A subscription that goes away without being cancelled removes its observer too, so the
+  ///   center keeps no observer for it.
+  public struct Publisher: Conduit.Publisher {
+    /// The kind of values published by this publisher: the notifications posted.
+    public typealias Output = Notification
+    /// The kind of errors this publisher might publish: it never fails.
+    public typealias Failure = Never
+
+    /// The notification center this publisher uses as a source.
+    public let center: NotificationCenter
+    /// The name of the notifications published.
+    public let name: Notification.Name
+    /// The object posting the named notification; `nil` publishes them whoever posts them.
+    public let object: AnyObject?
+
+    /// Creates a publisher that emits the notifications `center` posts for `name` and `object`.
+    ///
+    /// - Parameters:
+    ///   - center: The notification center to publish notifications for.
+    ///   - name: The name of the notification to publish.
+    ///   - object: The object posting the named notification; `nil`, the default, publishes the
+    ///     notifications whatever object posts them.
+    public init(center: NotificationCenter, name: Notification.Name, object: AnyObject? = nil) {
+      self.center = center
+      self.name = name
+      self.object = object
+    }
+
+    /// Adds an observer for the subscriber to the center, then gives the subscriber its
+    /// subscription.
+    public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
+      let subscription = NotificationSubscription(publisher: self, downstream: subscriber)
+      subscription.start()
+    }
+  }
+
+  /// Returns a publisher that emits the notifications this center posts for a name and,
+  /// optionally, an object.
+  ///
+  /// ```swift
+  /// let saved = Notification.Name("DocumentSaved")
+  /// let token = NotificationCenter.default.publisher(for: saved, object: document)
+  ///   .map { $0.userInfo?["path"] as? String }
+  ///   .sink { path in print("saved to", path ?? "?") }
+  /// ```
+  ///
+  /// Notifications posted while the subscriber has no demand outstanding are dropped, as in
+  /// Combine; see ``Publisher``.
+  ///
+  /// - Parameters:
+  ///   - name: The name of the notification to publish.
+  ///   - object: The object posting the named notification; `nil`, the default, publishes the
+  ///     notifications whatever object posts them.
+  /// - Returns: A publisher that emits the notifications this center posts.
+  public func publisher(for name: Notification.Name, object: AnyObject? = nil) -> NotificationCenter.Publisher {
+    Publisher(center: self, name: name, object: object)
+  }
+}
+
+extension NotificationCenter.Publisher: Equatable {
+  /// Whether two publishers use the same center and name, and the identical object.
+  public static func == (lhs: NotificationCenter.Publisher, rhs: NotificationCenter.Publisher) -> Bool {
+    lhs.center == rhs.center && lhs.name == rhs.name && lhs.object === rhs.object
+  }
+}
+
+/// One subscriber's subscription to a `NotificationCenter.Publisher`: the observer the center
+/// calls for each notification, and the subscriber it delivers them to.
+private final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver,
+  CensusScoped, CustomStringConvertible, @unchecked Sendable
+where Downstream.Input == Notification, Downstream.Failure == Never {
+  // Guarded by its own lock.
+  private let machine: Locked<NotificationSubscriptionStateMachine<Downstream, NotificationObserver>>
+  private let census: CensusToken
+
+  var censusScope: CensusScope? { census.scope }
+
+  var description: String { "NotificationCenter Observer" }
+
+  init(publisher: NotificationCenter.Publisher, downstream: Downstream) {
+    census = CensusToken(NotificationSubscription.self, inheritingFrom: downstream)
+    machine = Locked(NotificationSubscriptionStateMachine(downstream: downstream))
+    // The center holds its block, and the block holds the subscription weakly, through the
+    // relay: the subscriber (through its subscription) decides how long the observer lives, not
+    // the center. The relay is counted by the census, so a leak check sees an observer left in
+    // the center.
+    let relay = NotificationRelay(downstream: downstream)
+    let token = publisher.center.addObserver(forName: publisher.name, object: publisher.object, queue: nil) {
+      notification in
+      relay.forward(notification)
+    }
+    relay.receiver = self
+    let observer = NotificationObserver(center: publisher.center, token: token)
+    if let late = machine.withLock({ $0.observe(observer) }) { late.remove() }
+  }
+
+  deinit {
+    machine.withLock { $0.takeObserver() }?.remove()
+  }
+
+  /// Gives the subscriber its subscription, holding delivery until it returns, then delivers
+  /// what it made room for meanwhile.
+  func start() {
+    let downstream = machine.withLock { $0.downstream }
+    downstream?.receive(subscription: self)
+    drain(machine.withLock { $0.startDraining() })
+  }
+
+  func receive(_ notification: Notification) {
+    drain(machine.withLock { $0.post(notification) })
+  }
+
+  // Notifications are counted against demand as they are posted, so new demand frees none that
+  // wait: there is nothing to deliver here.
+  func request(_ demand: Subscribers.Demand) {
+    machine.withLock { $0.request(demand) }
+  }
+
+  func cancel() {
+    let ended = machine.withLock { $0.cancel() }
+    // The observer goes first, then the subscriber, both after the lock: the subscriber's deinit
+    // may cancel again.
+    ended?.observer?.remove()
+    withExtendedLifetime(ended) {}
+  }
+
+  /// Delivers while this thread owns delivery: each notification, then the demand it returned.
+  private func drain(_ first: NotificationDelivery<Downstream>) {
+    var next = first
+    while case .deliver(let downstream, let notification) = next {
+      let additional = downstream.receive(notification)
+      next = machine.withLock { $0.delivered(additional: additional) }
+    }
+  }
+}
+
+/// What a notification relay forwards to.
+private protocol NotificationReceiver: AnyObject, Sendable {
+  func receive(_ notification: Notification)
+}
+
+/// What a subscription's observer block holds: a weak reference to the subscription.
+private final class NotificationRelay: CensusScoped, @unchecked Sendable {
+  // Written once, before the center can call the block that reads it: a post on another thread
+  // that reaches the block first finds `nil` and is dropped, as the subscriber has no demand yet.
+  weak var receiver: (any NotificationReceiver)?
+  private let census: CensusToken
+
+  var censusScope: CensusScope? { census.scope }
+
+  init(downstream: Any) {
+    census = CensusToken(NotificationRelay.self, inheritingFrom: downstream)
+  }
+
+  func forward(_ notification: Notification) {
+    receiver?.receive(notification)
+  }
+}
+
+/// The observer a subscription added to its center, removed once.
+private struct NotificationObserver {
+  let center: NotificationCenter
+  let token: any NSObjectProtocol
+
+  func remove() {
+    center.removeObserver(token)
+  }
+}
