@@ -14,8 +14,9 @@ let package = Package(
     .target(name: "ConduitTesting", dependencies: ["Conduit"]),
     // Foundation's integrations live apart, so that a server can use Conduit without Foundation.
     .target(name: "ConduitFoundation", dependencies: ["Conduit"]),
-    .executableTarget(name: "Playground", dependencies: ["Conduit", "ConduitTesting"], path: "Playground"),
-    .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting"]),
+    .executableTarget(
+      name: "Playground", dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation"], path: "Playground"),
+    .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation"]),
     .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
     .testTarget(name: "ConduitFoundationTests", dependencies: ["ConduitFoundation", "ConduitTesting"]),

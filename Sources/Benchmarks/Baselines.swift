@@ -9,7 +9,7 @@ enum Baselines {
       Baseline(name: "baseline.QueueAsync", measure: TimeWorkloads.queueAsync),
       Baseline(name: SchedulerWorkloads.thousandPendingName) { SchedulerWorkloads.costPerAction(pending: 1_000) },
       Baseline(name: BridgeWorkloads.streamFromAnotherThreadName, measure: BridgeWorkloads.streamFromAnotherThread),
-    ] + ConcurrencyWorkloads.baselines + ObservationWorkloads.baselines
+    ] + ConcurrencyWorkloads.baselines + ObservationWorkloads.baselines + FoundationWorkloads.baselines
 
   /// One uncontended `Mutex` round trip plus one opaque closure call.
   static func lockedCall() -> Double {

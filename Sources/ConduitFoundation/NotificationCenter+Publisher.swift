@@ -53,8 +53,7 @@ extension NotificationCenter {
     /// Adds an observer for the subscriber to the center, then gives the subscriber its
     /// subscription.
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Notification, S.Failure == Never {
-      let subscription = NotificationSubscription(publisher: self, downstream: subscriber)
-      subscription.start()
+      NotificationObservation.start(self, for: subscriber)
     }
   }
 
@@ -88,46 +87,71 @@ extension NotificationCenter.Publisher: Equatable {
   }
 }
 
-/// One subscriber's subscription to a `NotificationCenter.Publisher`: the observer the center
-/// calls for each notification, and the subscriber it delivers them to.
-private final class NotificationSubscription<Downstream: Subscriber>: Subscription, NotificationReceiver,
-  CensusScoped, CustomStringConvertible, @unchecked Sendable
-where Downstream.Input == Notification, Downstream.Failure == Never {
-  // Guarded by its own lock.
-  private let machine: Locked<NotificationSubscriptionStateMachine<Downstream, NotificationObserver>>
+/// One subscriber's subscription to a `NotificationCenter.Publisher`: what the subscriber holds.
+/// It holds the observation, and ends it when cancelled or when it goes away uncancelled, so that
+/// the subscriber decides how long the center's observer lives.
+private final class NotificationSubscription: Subscription, CensusScoped, CustomStringConvertible, Sendable {
+  private let observation: NotificationObservation
   private let census: CensusToken
 
   var censusScope: CensusScope? { census.scope }
 
   var description: String { "NotificationCenter Observer" }
 
-  init(publisher: NotificationCenter.Publisher, downstream: Downstream) {
-    census = CensusToken(NotificationSubscription.self, inheritingFrom: downstream)
-    machine = Locked(NotificationSubscriptionStateMachine(downstream: downstream))
-    // The center holds its block, and the block holds the subscription weakly, through the
-    // relay: the subscriber (through its subscription) decides how long the observer lives, not
-    // the center. The relay is counted by the census, so a leak check sees an observer left in
-    // the center.
-    let relay = NotificationRelay(downstream: downstream)
-    let token = publisher.center.addObserver(forName: publisher.name, object: publisher.object, queue: nil) {
-      notification in
-      relay.forward(notification)
-    }
-    relay.receiver = self
-    let observer = NotificationObserver(center: publisher.center, token: token)
-    if let late = machine.withLock({ $0.observe(observer) }) { late.remove() }
+  init(observation: NotificationObservation) {
+    census = CensusToken(NotificationSubscription.self, inheritingFrom: observation)
+    self.observation = observation
   }
 
   deinit {
-    machine.withLock { $0.takeObserver() }?.remove()
+    observation.end()
   }
 
-  /// Gives the subscriber its subscription, holding delivery until it returns, then delivers
-  /// what it made room for meanwhile.
-  func start() {
-    let downstream = machine.withLock { $0.downstream }
-    downstream?.receive(subscription: self)
-    drain(machine.withLock { $0.startDraining() })
+  func request(_ demand: Subscribers.Demand) {
+    observation.request(demand)
+  }
+
+  func cancel() {
+    observation.end()
+  }
+}
+
+/// The observer a subscription adds to its center, and the subscriber it delivers to: what the
+/// center's observer block holds, strongly, until the observer is removed. No weak reference
+/// leads to it: one would move its reference count to a side table, and make each of the
+/// retains and releases a post makes several times slower. The census counts it, so a leak
+/// check sees an observer left in the center.
+///
+/// Not generic over the subscriber: this module's generic code is not specialized for the
+/// subscribers of another, and a post would look up the metadata of each generic type it meets.
+/// The subscriber is held as an existential instead, called through its witness table, in a box
+/// that is retained, not copied, to be handed to the delivering thread.
+private final class NotificationObservation: CensusScoped, @unchecked Sendable {
+  typealias Downstream = DownstreamBox<any Subscriber<Notification, Never>>
+
+  // Guarded by its own lock.
+  private let machine: Locked<NotificationSubscriptionStateMachine<Downstream, NotificationObserver>>
+  private let census: CensusToken
+
+  var censusScope: CensusScope? { census.scope }
+
+  init(downstream: any Subscriber<Notification, Never>) {
+    census = CensusToken(NotificationObservation.self, inheritingFrom: downstream)
+    machine = Locked(NotificationSubscriptionStateMachine(downstream: DownstreamBox(downstream)))
+  }
+
+  /// Adds the observer, gives the subscriber its subscription, holding delivery until it
+  /// returns, then delivers what came meanwhile.
+  static func start(_ publisher: NotificationCenter.Publisher, for downstream: any Subscriber<Notification, Never>) {
+    let observation = NotificationObservation(downstream: downstream)
+    let token = publisher.center.addObserver(forName: publisher.name, object: publisher.object, queue: nil) {
+      notification in
+      observation.receive(notification)
+    }
+    let observer = NotificationObserver(center: publisher.center, token: token)
+    if let late = observation.machine.withLock({ $0.observe(observer) }) { late.remove() }
+    downstream.receive(subscription: NotificationSubscription(observation: observation))
+    observation.drain(observation.machine.withLock { $0.startDraining() })
   }
 
   func receive(_ notification: Notification) {
@@ -140,7 +164,7 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
     machine.withLock { $0.request(demand) }
   }
 
-  func cancel() {
+  func end() {
     let ended = machine.withLock { $0.cancel() }
     // The observer goes first, then the subscriber, both after the lock: the subscriber's deinit
     // may cancel again.
@@ -152,32 +176,9 @@ where Downstream.Input == Notification, Downstream.Failure == Never {
   private func drain(_ first: NotificationDelivery<Downstream>) {
     var next = first
     while case .deliver(let downstream, let notification) = next {
-      let additional = downstream.receive(notification)
+      let additional = downstream.downstream.receive(notification)
       next = machine.withLock { $0.delivered(additional: additional) }
     }
-  }
-}
-
-/// What a notification relay forwards to.
-private protocol NotificationReceiver: AnyObject, Sendable {
-  func receive(_ notification: Notification)
-}
-
-/// What a subscription's observer block holds: a weak reference to the subscription.
-private final class NotificationRelay: CensusScoped, @unchecked Sendable {
-  // Written once, before the center can call the block that reads it: a post on another thread
-  // that reaches the block first finds `nil` and is dropped, as the subscriber has no demand yet.
-  weak var receiver: (any NotificationReceiver)?
-  private let census: CensusToken
-
-  var censusScope: CensusScope? { census.scope }
-
-  init(downstream: Any) {
-    census = CensusToken(NotificationRelay.self, inheritingFrom: downstream)
-  }
-
-  func forward(_ notification: Notification) {
-    receiver?.receive(notification)
   }
 }
 

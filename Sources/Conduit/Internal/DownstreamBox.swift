@@ -3,12 +3,12 @@
 /// holds, or none where the subscription references the box unmanaged. `share(replay:)`'s
 /// conduits and the combining operators (`merge`, `zip`, `combineLatest`) keep theirs in one.
 @usableFromInline
-final class DownstreamBox<Downstream> {
+package final class DownstreamBox<Downstream> {
   @usableFromInline
-  let downstream: Downstream
+  package let downstream: Downstream
 
   @inlinable
-  init(_ downstream: Downstream) {
+  package init(_ downstream: Downstream) {
     self.downstream = downstream
   }
 }

@@ -13,114 +13,90 @@ import Foundation
 /// `Observer` is what removes the center's observer: generic, so that the machine is tested
 /// without a center.
 struct NotificationSubscriptionStateMachine<Downstream, Observer> {
-  struct Active {
-    var downstream: Downstream
-    var observer: Observer?
-    var demand: Subscribers.Demand
-    var waiting: ValueQueue<Notification>
-    var delivery: DeliveryOwnership
+  /// Whether the subscription is live. The rest of the state is kept beside the phase, not in
+  /// it, so that a post updates it in place instead of moving it out of an enum and back (a
+  /// retain and a release of every reference it holds, twice per post).
+  enum Phase {
+    case active
+    /// Cancelled: nothing more goes down, and the owner of delivery keeps it for good.
+    case terminal
   }
 
   /// What a cancel lets go of, for the caller to release after the lock.
   struct Ended {
-    let downstream: Downstream
+    let downstream: Downstream?
     let observer: Observer?
     let waiting: ValueQueue<Notification>
   }
 
-  enum State {
-    case active(Active)
-    case terminal
-  }
-
-  private(set) var state: State
+  private(set) var phase = Phase.active
+  /// The subscriber, until the subscription ends.
+  private(set) var downstream: Downstream?
+  private var observer: Observer?
+  private var demand = Subscribers.Demand.none
+  private var waiting = ValueQueue<Notification>()
+  private var delivery = DeliveryOwnership(claimed: true)
 
   init(downstream: Downstream) {
-    state = .active(
-      Active(
-        downstream: downstream, observer: nil, demand: .none, waiting: ValueQueue(),
-        delivery: DeliveryOwnership(claimed: true)))
-  }
-
-  /// The subscriber, until the subscription ends.
-  var downstream: Downstream? {
-    guard case .active(let active) = state else { return nil }
-    return active.downstream
+    self.downstream = downstream
   }
 
   /// The center's observer was added: keeps it, or hands it back to be removed when the
   /// subscription has ended already.
   mutating func observe(_ observer: Observer) -> Observer? {
-    let kept: Bool? = modifyActive { active in
-      active.observer = observer
-      return true
-    }
-    return kept == nil ? observer : nil
-  }
-
-  /// Takes the observer, if the subscription still has it: the subscription went away.
-  mutating func takeObserver() -> Observer? {
-    let taken: Observer?? = modifyActive { active in
-      defer { active.observer = nil }
-      return active.observer
-    }
-    return taken ?? nil
+    guard case .active = phase else { return observer }
+    self.observer = observer
+    return nil
   }
 
   /// The subscriber has received its subscription: the subscribing thread delivers what waits,
   /// or gives delivery back.
   mutating func startDraining() -> NotificationDelivery<Downstream> {
-    modifyActive { $0.next() } ?? .none
+    next()
   }
 
   /// The center posted a notification.
   mutating func post(_ notification: Notification) -> NotificationDelivery<Downstream> {
-    modifyActive { active in
-      guard active.demand > .none else { return .none }
-      active.demand -= 1
-      guard active.delivery.claim() else {
-        active.waiting.append(notification)
-        return .none
-      }
-      return .deliver(active.downstream, notification)
-    } ?? .none
+    guard case .active = phase, demand > .none, let downstream else { return .none }
+    demand -= 1
+    guard delivery.claim() else {
+      waiting.append(notification)
+      return .none
+    }
+    return .deliver(downstream, notification)
   }
 
   /// The subscriber requested `demand` more. `.none` is accepted, as in Combine.
   mutating func request(_ demand: Subscribers.Demand) {
-    modifyActive { $0.demand += demand }
+    guard case .active = phase else { return }
+    self.demand += demand
   }
 
   /// The owner of delivery delivered one notification, and the subscriber asked for
   /// `additional` more: what it delivers next.
   mutating func delivered(additional: Subscribers.Demand) -> NotificationDelivery<Downstream> {
-    modifyActive { active in
-      active.demand += additional
-      return active.next()
-    } ?? .none
+    guard case .active = phase else { return .none }
+    demand += additional
+    return next()
   }
 
-  /// The subscriber cancelled: what the subscription lets go of, or `nil` when it had ended.
+  /// The subscriber cancelled, or let go of its subscription: what the subscription lets go of,
+  /// or `nil` when it had ended.
   mutating func cancel() -> Ended? {
-    guard case .active(let active) = state else { return nil }
-    state = .terminal
-    return Ended(downstream: active.downstream, observer: active.observer, waiting: active.waiting)
+    guard case .active = phase else { return nil }
+    phase = .terminal
+    defer {
+      downstream = nil
+      observer = nil
+      waiting = ValueQueue()
+    }
+    return Ended(downstream: downstream, observer: observer, waiting: waiting)
   }
 
-  /// Runs `body` on the active state, moved out of the enum so that its queue is not copied;
-  /// `nil` once the subscription has ended.
-  private mutating func modifyActive<Result>(_ body: (inout Active) -> Result) -> Result? {
-    guard case .active(var active) = state else { return nil }
-    state = .terminal
-    defer { state = .active(active) }
-    return body(&active)
-  }
-}
-
-extension NotificationSubscriptionStateMachine.Active {
   /// The next waiting notification for the owner of delivery, or, when none waits, delivery
   /// given back in the same critical section.
-  fileprivate mutating func next() -> NotificationDelivery<Downstream> {
+  private mutating func next() -> NotificationDelivery<Downstream> {
+    guard case .active = phase, let downstream else { return .none }
     guard let notification = waiting.popFirst() else {
       delivery.giveBack()
       return .none
