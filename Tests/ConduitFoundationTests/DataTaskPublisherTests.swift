@@ -201,6 +201,7 @@ struct DataTaskPublisherTests {
       let subscriber = AnswerSubscriber(initial: nil)
       session.dataTaskPublisher(for: server.url("/never")).subscribe(subscriber)
       let subscription = try #require(subscriber.subscription)
+      #expect(String(describing: subscription) == "DataTaskPublisher")
       subscription.cancel()
       subscription.request(.max(1))
       let probed = Recorder<Void>()
@@ -228,6 +229,33 @@ struct DataTaskPublisherTests {
       drainDelegateQueue(of: session)
       #expect(subscriber.answers.count == 0)
       #expect(subscriber.completions.count == 0)
+    }
+  }
+
+  @Test func cancelsRacingTheAnswersDeliverEachAtMostOnceAndInOrder() throws {
+    try withLoopback({ _, _ in .text("raced") }) { server, session in
+      let subscribers = (0..<16).map { _ in AnswerSubscriber(initial: nil) }
+      for subscriber in subscribers { session.dataTaskPublisher(for: server.url("/race")).subscribe(subscriber) }
+      // Sound: subscriptions are safe to request and cancel from any thread.
+      nonisolated(unsafe) let subscriptions = try subscribers.map { try #require($0.subscription) }
+      DispatchQueue.concurrentPerform(iterations: subscriptions.count) { subscriptions[$0].request(.max(1)) }
+      server.requests.wait(forCount: subscriptions.count)
+      // The answers are on their way back while the cancels come, from several threads.
+      DispatchQueue.concurrentPerform(iterations: subscriptions.count) { subscriptions[$0].cancel() }
+      drainDelegateQueue(of: session)
+      for subscriber in subscribers {
+        let answers = subscriber.answers.recorded
+        let completions = subscriber.completions.recorded
+        #expect(answers.count <= 1)
+        #expect(completions.count <= 1)
+        if let completion = completions.first {
+          guard case .finished = completion else {
+            Issue.record("expected .finished, got \(completion)")
+            continue
+          }
+          #expect(answers.count == 1)
+        }
+      }
     }
   }
 
