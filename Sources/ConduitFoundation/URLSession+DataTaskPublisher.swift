@@ -14,7 +14,9 @@ extension URLSession {
   /// value followed by `.finished`, whatever the HTTP status code: a 404 or a 500 is a value, as in
   /// Combine, for the subscriber to judge. A transfer that fails ends the subscription with its
   /// `URLError`, or with `URLError(.unknown)` when the error is of another kind. Cancelling the
-  /// subscription cancels the task, and nothing more reaches the subscriber.
+  /// subscription cancels the task, and nothing more reaches the subscriber; that holds for a
+  /// cancel from inside `receive(_:)` too, which keeps the `.finished` back. A subscription lets
+  /// go of the subscriber, the request and the task as soon as it finishes, fails or is cancelled.
   ///
   /// ```swift
   /// struct User: Decodable { let name: String }
@@ -26,9 +28,7 @@ extension URLSession {
   ///   .sink(receiveCompletion: { print($0) }, receiveValue: { print($0.name) })
   /// ```
   ///
-  /// It is `Sendable`, which goes beyond Combine: it holds only a request and a session. Its
-  /// subscriptions also let go of the subscriber, the request and the task as soon as they finish,
-  /// fail or are cancelled.
+  /// It is `Sendable`, which goes beyond Combine: it holds only a request and a session.
   public struct DataTaskPublisher: Publisher, Sendable {
     /// The kind of values published by this publisher: the body (empty when the response had none)
     /// and the response.

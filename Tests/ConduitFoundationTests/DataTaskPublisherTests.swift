@@ -34,12 +34,14 @@ private final class AnswerSubscriber: Subscriber, @unchecked Sendable {
   let completions = Recorder<Subscribers.Completion<URLError>>()
   private let initial: Subscribers.Demand?
   private let keepsSubscription: Bool
+  private let cancelsOnValue: Bool
   // Written once in `receive(subscription:)`, which runs inside `subscribe`, before the test reads it.
   private(set) var subscription: (any Subscription)?
 
-  init(initial: Subscribers.Demand?, keepsSubscription: Bool = true) {
+  init(initial: Subscribers.Demand?, keepsSubscription: Bool = true, cancelsOnValue: Bool = false) {
     self.initial = initial
     self.keepsSubscription = keepsSubscription
+    self.cancelsOnValue = cancelsOnValue
   }
 
   func receive(subscription: any Subscription) {
@@ -48,6 +50,7 @@ private final class AnswerSubscriber: Subscriber, @unchecked Sendable {
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
+    if cancelsOnValue { subscription?.cancel() }
     answers.record(Answer(input))
     return .none
   }
@@ -256,6 +259,17 @@ struct DataTaskPublisherTests {
           #expect(answers.count == 1)
         }
       }
+    }
+  }
+
+  @Test func aCancelFromInsideTheValueKeepsTheFinishedBack() throws {
+    try withLoopback({ _, _ in .text("last word") }) { server, session in
+      let subscriber = AnswerSubscriber(initial: .max(1), cancelsOnValue: true)
+      session.dataTaskPublisher(for: server.url()).subscribe(subscriber)
+      subscriber.answers.wait(forCount: 1)
+      drainDelegateQueue(of: session)
+      #expect(subscriber.answers.recorded.map(\.data) == [Data("last word".utf8)])
+      #expect(subscriber.completions.count == 0)
     }
   }
 
