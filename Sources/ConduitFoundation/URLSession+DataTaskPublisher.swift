@@ -106,8 +106,12 @@ protocol DataTaskAnswerReceiver: AnyObject, Sendable {
 }
 
 /// One subscriber's subscription to a `URLSession.DataTaskPublisher`.
+///
+/// Described, reflected and shown in playgrounds as Combine's: "DataTaskPublisher", with the
+/// task, the subscriber, the publisher (as `parent`) and the demand, all `nil` (and `.none`) once
+/// the subscription has ended.
 private final class DataTaskSubscription<Downstream: Subscriber>: Subscription, DataTaskAnswerReceiver, CensusScoped,
-  CustomStringConvertible, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failure == URLError {
   typealias Machine = DataTaskSubscriptionStateMachine<Downstream, URLSession.DataTaskPublisher, URLSessionDataTask>
 
@@ -124,6 +128,15 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
   var description: String { "DataTaskPublisher" }
   var playgroundDescription: Any { description }
 
+  var customMirror: Mirror {
+    let reflection = machine.withLock { $0.reflection }
+    let children: [Mirror.Child] = [
+      ("task", reflection.task as Any), ("downstream", reflection.downstream as Any),
+      ("parent", reflection.parent as Any), ("demand", reflection.demand),
+    ]
+    return Mirror(self, children: children)
+  }
+
   init(parent: URLSession.DataTaskPublisher, downstream: Downstream) {
     census = CensusToken(DataTaskSubscription.self, inheritingFrom: downstream)
     machine = Locked(Machine(downstream: downstream, parent: parent))
@@ -132,7 +145,7 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    guard case .start(let parent) = machine.withLock({ $0.request() }) else { return }
+    guard case .start(let parent) = machine.withLock({ $0.request(demand) }) else { return }
     relay.receiver.withLock { $0 = self }
     let relay = relay
     let task = parent.session.dataTask(with: parent.request) { data, response, error in

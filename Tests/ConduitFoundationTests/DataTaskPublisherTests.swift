@@ -273,6 +273,28 @@ struct DataTaskPublisherTests {
     }
   }
 
+  @Test func theSubscriptionIsReflectedAsCombines() throws {
+    try withLoopback({ _, _ in .holdUntilClientCloses }) { server, session in
+      let subscriber = AnswerSubscriber(initial: .max(1))
+      let publisher = session.dataTaskPublisher(for: server.url("/held"))
+      publisher.subscribe(subscriber)
+      let subscription = try #require(subscriber.subscription)
+      subscription.request(.max(2))
+      server.requests.wait(forCount: 1)
+      let running = Mirror(reflecting: subscription)
+      #expect(running.children.map(\.label) == ["task", "downstream", "parent", "demand"])
+      let values = Dictionary(uniqueKeysWithValues: running.children.map { ($0.label!, $0.value) })
+      #expect(values["task"] as? URLSessionDataTask != nil)
+      #expect(values["downstream"] as? AnswerSubscriber === subscriber)
+      #expect((values["parent"] as? URLSession.DataTaskPublisher)?.request == publisher.request)
+      #expect(values["demand"] as? Subscribers.Demand == .max(3))
+      subscription.cancel()
+      server.clientClosures.wait(forCount: 1)
+      let ended = Mirror(reflecting: subscription).children.map { String(describing: $0.value) }
+      #expect(ended == ["nil", "nil", "nil", "max(0)"])
+    }
+  }
+
   @Test func aSubscriberThatKeepsNoSubscriptionStillHearsTheAnswer() throws {
     try withLoopback({ _, _ in .text("kept alive by the task") }) { server, session in
       let subscriber = AnswerSubscriber(initial: .unlimited, keepsSubscription: false)
@@ -399,11 +421,11 @@ struct DataTaskPublisherTests {
 
     @Test func theFirstRequestStartsTheTaskAndLaterOnesDoNothing() {
       var machine = Machine(downstream: "sink", parent: 1)
-      guard case .start(1) = machine.request() else {
+      guard case .start(1) = machine.request(.max(1)) else {
         Issue.record("the first request did not start the task")
         return
       }
-      guard case .none = machine.request() else {
+      guard case .none = machine.request(.max(1)) else {
         Issue.record("a request while starting did something")
         return
       }
@@ -411,15 +433,28 @@ struct DataTaskPublisherTests {
         Issue.record("the started task was not resumed")
         return
       }
-      guard case .none = machine.request() else {
+      guard case .none = machine.request(.max(1)) else {
         Issue.record("a request while running did something")
         return
       }
     }
 
+    @Test func laterRequestsAddToTheDemandAndTheReflectionShowsIt() {
+      var machine = Machine(downstream: "sink", parent: 1)
+      #expect(machine.reflection == (nil, "sink", 1, .none))
+      _ = machine.request(.max(1))
+      _ = machine.request(.max(2))
+      #expect(machine.reflection == (nil, "sink", 1, .max(3)))
+      _ = machine.started("task")
+      _ = machine.request(.unlimited)
+      #expect(machine.reflection == ("task", "sink", 1, .unlimited))
+      _ = machine.cancel()
+      #expect(machine.reflection == (nil, nil, nil, .none))
+    }
+
     @Test func aSuccessDeliversAValueThenFinishes() {
       var machine = Machine(downstream: "sink", parent: 1)
-      _ = machine.request()
+      _ = machine.request(.max(1))
       _ = machine.started("task")
       guard case .deliver("sink") = machine.answered(succeeded: true) else {
         Issue.record("the answer was not delivered")
@@ -437,7 +472,7 @@ struct DataTaskPublisherTests {
 
     @Test func aFailureDeliversAndEndsAtOnce() {
       var machine = Machine(downstream: "sink", parent: 1)
-      _ = machine.request()
+      _ = machine.request(.max(1))
       _ = machine.started("task")
       guard case .deliver("sink") = machine.answered(succeeded: false) else {
         Issue.record("the failure was not delivered")
@@ -457,7 +492,7 @@ struct DataTaskPublisherTests {
 
     @Test func aCancelWhileRunningCancelsTheTaskOnceAndIgnoresItsAnswer() {
       var machine = Machine(downstream: "sink", parent: 1)
-      _ = machine.request()
+      _ = machine.request(.max(1))
       _ = machine.started("task")
       guard case .cancel("task", releasing: "sink") = machine.cancel() else {
         Issue.record("the running task was not cancelled")
@@ -479,7 +514,7 @@ struct DataTaskPublisherTests {
         Issue.record("the subscriber was not released")
         return
       }
-      guard case .none = machine.request() else {
+      guard case .none = machine.request(.max(1)) else {
         Issue.record("a request after cancel started a task")
         return
       }
@@ -487,7 +522,7 @@ struct DataTaskPublisherTests {
 
     @Test func aCancelWhileTheTaskIsCreatedCancelsItInsteadOfResumingIt() {
       var machine = Machine(downstream: "sink", parent: 1)
-      _ = machine.request()
+      _ = machine.request(.max(1))
       guard case .release("sink") = machine.cancel() else {
         Issue.record("the subscriber was not released")
         return
@@ -500,7 +535,7 @@ struct DataTaskPublisherTests {
 
     @Test func aCancelInsideTheValueHoldsTheCompletionBack() {
       var machine = Machine(downstream: "sink", parent: 1)
-      _ = machine.request()
+      _ = machine.request(.max(1))
       _ = machine.started("task")
       _ = machine.answered(succeeded: true)
       guard case .none = machine.cancel() else {

@@ -3,7 +3,8 @@ import Conduit
 /// The decisions of one subscriber's subscription to a `URLSession.DataTaskPublisher`.
 ///
 /// As in Combine, nothing touches the network until the subscriber first demands something: that
-/// request starts the task, and later ones change nothing, since a task answers once. The task is
+/// request starts the task, and later ones only add to the demand, since a task answers once.
+/// The demand and the parent are kept, as in Combine, for the subscription's mirror. The task is
 /// created after the lock (creating it calls into Foundation), so the machine passes through
 /// `starting` and learns the task afterwards; a cancel that comes meanwhile leaves the task to be
 /// cancelled as soon as it is known, never resumed.
@@ -18,8 +19,8 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
   enum State {
     case awaitingDemand(Downstream, Parent)
     /// The task is being created after the lock; the subscription reports it with `started(_:)`.
-    case starting(Downstream)
-    case running(Downstream, Task)
+    case starting(Downstream, Parent, demand: Subscribers.Demand)
+    case running(Downstream, Parent, Task, demand: Subscribers.Demand)
     /// A value is going out; `.finished` follows unless the subscriber cancels meanwhile.
     case delivering
     case terminal
@@ -61,23 +62,44 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
     state = .awaitingDemand(downstream, parent)
   }
 
-  /// The subscriber requested a positive demand: the first request starts the task.
-  mutating func request() -> RequestAction {
-    guard case .awaitingDemand(let downstream, let parent) = state else { return .none }
-    state = .starting(downstream)
-    return .start(parent)
+  /// What the subscription's mirror shows, as Combine's does: each is `nil` (the demand `.none`)
+  /// once the subscription has ended.
+  var reflection: (task: Task?, downstream: Downstream?, parent: Parent?, demand: Subscribers.Demand) {
+    switch state {
+    case .awaitingDemand(let downstream, let parent): (nil, downstream, parent, .none)
+    case .starting(let downstream, let parent, let demand): (nil, downstream, parent, demand)
+    case .running(let downstream, let parent, let task, let demand): (task, downstream, parent, demand)
+    case .delivering, .terminal: (nil, nil, nil, .none)
+    }
   }
 
-  /// The task asked for by `request()` exists now.
+  /// The subscriber requested `demand`, which is positive: the first request starts the task.
+  mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
+    switch state {
+    case .awaitingDemand(let downstream, let parent):
+      state = .starting(downstream, parent, demand: demand)
+      return .start(parent)
+    case .starting(let downstream, let parent, let current):
+      state = .starting(downstream, parent, demand: current + demand)
+      return .none
+    case .running(let downstream, let parent, let task, let current):
+      state = .running(downstream, parent, task, demand: current + demand)
+      return .none
+    case .delivering, .terminal:
+      return .none
+    }
+  }
+
+  /// The task asked for by `request(_:)` exists now.
   mutating func started(_ task: Task) -> StartAction {
-    guard case .starting(let downstream) = state else { return .cancel(task) }
-    state = .running(downstream, task)
+    guard case .starting(let downstream, let parent, let demand) = state else { return .cancel(task) }
+    state = .running(downstream, parent, task, demand: demand)
     return .resume(task)
   }
 
   /// The task answered, with a value (`succeeded`) or an error.
   mutating func answered(succeeded: Bool) -> AnswerAction {
-    guard case .running(let downstream, _) = state else { return .ignore }
+    guard case .running(let downstream, _, _, _) = state else { return .ignore }
     state = succeeded ? .delivering : .terminal
     return .deliver(downstream)
   }
@@ -92,10 +114,10 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
   /// The subscriber cancelled.
   mutating func cancel() -> CancelAction {
     switch state {
-    case .awaitingDemand(let downstream, _), .starting(let downstream):
+    case .awaitingDemand(let downstream, _), .starting(let downstream, _, _):
       state = .terminal
       return .release(downstream)
-    case .running(let downstream, let task):
+    case .running(let downstream, _, let task, _):
       state = .terminal
       return .cancel(task, releasing: downstream)
     case .delivering:
