@@ -28,6 +28,7 @@ let pages: [Page] = [
   .receiveOn,
   .bridging,
   .observableModels,
+  .foundation,
 ]
 
 func printList() {

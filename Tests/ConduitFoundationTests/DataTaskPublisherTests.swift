@@ -1,6 +1,7 @@
 import ConduitTesting
 import Dispatch
 import Foundation
+import LoopbackHTTP
 import Testing
 
 @testable import ConduitFoundation
@@ -61,10 +62,10 @@ private final class AnswerSubscriber: Subscriber, @unchecked Sendable {
 /// Runs `body` against a fresh loopback server that answers as `handler` says, and a fresh
 /// session; both end with the test.
 private func withLoopback(
-  _ handler: @escaping @Sendable (_ request: LoopbackHTTPServer.Request, _ index: Int) -> LoopbackHTTPServer.Reply,
-  _ body: (LoopbackHTTPServer, URLSession) throws -> Void
+  _ handler: @escaping @Sendable (_ request: TestHTTPServer.Request, _ index: Int) -> TestHTTPServer.Reply,
+  _ body: (TestHTTPServer, URLSession) throws -> Void
 ) throws {
-  let server = try LoopbackHTTPServer(handler: handler)
+  let server = try TestHTTPServer(handler: handler)
   defer { server.stop() }
   let session = URLSession.loopback()
   defer { session.finishTasksAndInvalidate() }
@@ -123,7 +124,7 @@ struct DataTaskPublisherTests {
   }
 
   @Test func aRequestPublisherSendsTheMethodHeadersAndBody() throws {
-    let echo: @Sendable (LoopbackHTTPServer.Request, Int) -> LoopbackHTTPServer.Reply = { request, _ in
+    let echo: @Sendable (TestHTTPServer.Request, Int) -> TestHTTPServer.Reply = { request, _ in
       .respond(status: 201, body: request.body, contentType: request.headers["content-type"])
     }
     try withLoopback(echo) { server, session in

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -13,7 +12,8 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// A small HTTP/1.1 server on 127.0.0.1, for tests to point a `URLSession` at.
+/// A small HTTP/1.1 server on 127.0.0.1, for the tests and the Playground to point a
+/// `URLSession` at.
 ///
 /// Each connection carries one request: the server reads the request line, the headers and a
 /// body of `Content-Length` bytes, asks the handler how to reply, and replies with
@@ -22,44 +22,45 @@ import Testing
 ///
 /// The accept loop and each connection run on threads of their own, which block on their
 /// sockets; `stop()` shuts every socket down, which wakes them, and waits for them to finish.
-final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: @unchecked Sendable {
   /// One request as the server read it.
-  struct Request: Sendable {
-    let method: String
-    let path: String
+  public struct Request: Sendable {
+    /// The request method: `GET`, `POST` …
+    public let method: String
+    /// The path of the request line, with its query.
+    public let path: String
     /// Header fields, their names lowercased.
-    let headers: [String: String]
-    let body: Data
+    public let headers: [String: String]
+    /// The body, `Content-Length` bytes of it.
+    public let body: Data
   }
 
   /// How the server answers one request.
-  enum Reply: Sendable {
+  public enum Reply: Sendable {
     /// A complete response with the given status code, body and `Content-Type`.
     case respond(status: Int, body: Data, contentType: String?)
     /// Closes the connection without a byte of response.
     case closeWithoutResponding
-    /// Never answers; records in ``clientClosures`` when the client closes the connection.
+    /// Never answers; calls `onClientClose` when the client closes the connection.
     case holdUntilClientCloses
 
     /// A response whose body is `text` in UTF-8.
-    static func text(_ text: String, status: Int = 200) -> Reply {
+    public static func text(_ text: String, status: Int = 200) -> Reply {
       .respond(status: status, body: Data(text.utf8), contentType: "text/plain; charset=utf-8")
     }
 
     /// A response whose body is `json`, with `Content-Type: application/json`.
-    static func json(_ json: String, status: Int = 200) -> Reply {
+    public static func json(_ json: String, status: Int = 200) -> Reply {
       .respond(status: status, body: Data(json.utf8), contentType: "application/json")
     }
   }
 
   /// The port the server listens on.
-  let port: UInt16
-  /// Every request the server has read, in the order they came.
-  let requests = Recorder<Request>()
-  /// One entry each time a client closed a connection that the server was holding.
-  let clientClosures = Recorder<Void>()
+  public let port: UInt16
 
   private let handler: @Sendable (Request, Int) -> Reply
+  private let onRequest: @Sendable (Request) -> Void
+  private let onClientClose: @Sendable () -> Void
   private let listener: Int32
   // Guarded by its own lock: the connections open now, shut down by `stop()`; and whether
   // `stop()` has begun, after which no connection is taken on.
@@ -68,8 +69,18 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   private let threads = DispatchGroup()
 
   /// Starts a server on a free port of 127.0.0.1 that answers each request as `handler` says.
-  init(handler: @escaping @Sendable (_ request: Request, _ index: Int) -> Reply) throws {
+  ///
+  /// - Parameters:
+  ///   - onRequest: Called with each request once it is read and answered.
+  ///   - onClientClose: Called each time a client closes a connection the server was holding.
+  ///   - handler: How to answer a request, given the request and its number (0 for the first).
+  public init(
+    onRequest: @escaping @Sendable (Request) -> Void = { _ in }, onClientClose: @escaping @Sendable () -> Void = {},
+    handler: @escaping @Sendable (_ request: Request, _ index: Int) -> Reply
+  ) throws {
     self.handler = handler
+    self.onRequest = onRequest
+    self.onClientClose = onClientClose
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     var address = sockaddr_in()
@@ -98,23 +109,23 @@ final class LoopbackHTTPServer: @unchecked Sendable {
   }
 
   /// The URL of `path` on this server.
-  func url(_ path: String = "/") -> URL {
+  public func url(_ path: String = "/") -> URL {
     URL(string: "http://127.0.0.1:\(port)\(path)")!
   }
 
-  /// Shuts the listening socket and every open connection down, waits for the server's threads
-  /// to finish, and closes the listening socket.
-  func stop(sourceLocation: SourceLocation = #_sourceLocation) {
+  /// Shuts the listening socket and every open connection down, waits up to `patience` for the
+  /// server's threads to finish, and closes the listening socket. Returns whether they finished.
+  @discardableResult
+  public func stop(patience: Duration = .seconds(10)) -> Bool {
     connections.withLock { connections in
       connections.stopping = true
       // Shutting a socket down, unlike closing it, wakes a thread blocked in accept or recv.
       shutdown(listener, Int32(SHUT_RDWR))
       for connection in connections.open { shutdown(connection, Int32(SHUT_RDWR)) }
     }
-    if threads.wait(timeout: .now() + patience) == .timedOut {
-      Issue.record("the loopback server's threads did not finish within \(patience)", sourceLocation: sourceLocation)
-    }
+    let finished = threads.wait(timeout: .now() + .milliseconds(Int(patience / .milliseconds(1)))) == .success
     close(listener)
+    return finished
   }
 
   private func acceptConnections() {
@@ -147,7 +158,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     guard let request = read(from: connection) else { return }
     let index = requestCount.wrappingAdd(1, ordering: .relaxed).oldValue
     let reply = handler(request, index)
-    requests.record(request)
+    onRequest(request)
     switch reply {
     case .respond(let status, let body, let contentType):
       var head = "HTTP/1.1 \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))\r\n"
@@ -163,7 +174,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         let received = recv(connection, &buffer, buffer.count, 0)
         if received > 0 || (received < 0 && errno == EINTR) { continue }
         // 0 is the client's close; an error (the shutdown of `stop()`) is not.
-        if received == 0 && !connections.withLock({ $0.stopping }) { clientClosures.record() }
+        if received == 0 && !connections.withLock({ $0.stopping }) { onClientClose() }
         return
       }
     }
@@ -235,7 +246,7 @@ extension URLSession {
   /// On Linux, Foundation's URL loading runs on libcurl, which takes its proxy from the
   /// `http_proxy` variables and ignores `connectionProxyDictionary`; `no_proxy` keeps a proxy
   /// configured in the environment from sitting between a test and 127.0.0.1.
-  static func loopback() -> URLSession {
+  public static func loopback() -> URLSession {
     _ = loopbackBypassesProxies
     let configuration = URLSessionConfiguration.ephemeral
     configuration.connectionProxyDictionary = [:]
