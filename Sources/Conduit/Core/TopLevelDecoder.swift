@@ -2,9 +2,9 @@
 /// property list.
 ///
 /// `Publisher.decode(type:decoder:)` uses it. Foundation's `JSONDecoder` and
-/// `PropertyListDecoder` have this shape, but Conduit does not import Foundation, so it does not
-/// declare their conformances: a module that imports both can
-/// (`extension JSONDecoder: @retroactive TopLevelDecoder {}`).
+/// `PropertyListDecoder` conform in `ConduitFoundation`: `import ConduitFoundation` and pass them
+/// as in Combine. Conduit itself does not import Foundation; any other type of this shape can
+/// conform too.
 ///
 /// ```swift
 /// struct IntDecoder: TopLevelDecoder {

@@ -1,10 +1,9 @@
 /// A type that encodes a whole value into some serialized form, such as JSON data or a
 /// property list.
 ///
-/// `Publisher.encode(encoder:)` uses it. Foundation's `JSONEncoder` and
-/// `PropertyListEncoder` have this shape, but Conduit does not import Foundation, so it does not
-/// declare their conformances: a module that imports both can
-/// (`extension JSONEncoder: @retroactive TopLevelEncoder {}`).
+/// `Publisher.encode(encoder:)` uses it. Foundation's `JSONEncoder` and `PropertyListEncoder`
+/// conform in `ConduitFoundation`: `import ConduitFoundation` and pass them as in Combine.
+/// Conduit itself does not import Foundation; any other type of this shape can conform too.
 ///
 /// ```swift
 /// struct DescriptionEncoder: TopLevelEncoder {
