@@ -145,7 +145,16 @@ where Downstream.Input == URLSession.DataTaskPublisher.Output, Downstream.Failur
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    guard case .start(let parent) = machine.withLock({ $0.request(demand) }) else { return }
+    let parent: URLSession.DataTaskPublisher
+    switch machine.withLock({ $0.request(demand) }) {
+    case .none:
+      return
+    case .resume(let task):
+      task.resume()
+      return
+    case .start(let started):
+      parent = started
+    }
     relay.receiver.withLock { $0 = self }
     let relay = relay
     let task = parent.session.dataTask(with: parent.request) { data, response, error in

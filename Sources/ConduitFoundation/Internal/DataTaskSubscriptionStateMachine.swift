@@ -31,6 +31,9 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
     case none
     /// Create the task for the parent's request, then report it with `started(_:)`.
     case start(Parent)
+    /// Resume the running task again, as Combine does on every request; a running task ignores
+    /// it.
+    case resume(Task)
   }
 
   /// What the subscription does after its lock, once the task exists.
@@ -73,7 +76,8 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
     }
   }
 
-  /// The subscriber requested `demand`, which is positive: the first request starts the task.
+  /// The subscriber requested `demand`, which is positive: the first request starts the task,
+  /// and each later one resumes it again.
   mutating func request(_ demand: Subscribers.Demand) -> RequestAction {
     switch state {
     case .awaitingDemand(let downstream, let parent):
@@ -84,7 +88,7 @@ struct DataTaskSubscriptionStateMachine<Downstream, Parent, Task> {
       return .none
     case .running(let downstream, let parent, let task, let current):
       state = .running(downstream, parent, task, demand: current + demand)
-      return .none
+      return .resume(task)
     case .delivering, .terminal:
       return .none
     }
