@@ -11,39 +11,6 @@ private struct Forecast: Decodable {
   let conditions: [String]
 }
 
-/// A thread that runs a run loop of its own, as an app's main thread does, until stopped.
-private final class RunLoopOnAThread: @unchecked Sendable {
-  // Written once by the thread before `init` returns (the semaphore orders it), then read-only.
-  private(set) var runLoop: RunLoop!
-  // Written once by the thread before `init` returns, then read-only.
-  private var thread: Thread!
-  private let stopped = Atomic<Bool>(false)
-  private let finished = DispatchSemaphore(value: 0)
-
-  init() {
-    let ready = DispatchSemaphore(value: 0)
-    let thread = Thread { [unowned self] in
-      runLoop = RunLoop.current
-      self.thread = Thread.current
-      ready.signal()
-      // The loop returns when a timer has fired, and each time it wakes to look at the flag.
-      while !stopped.load(ordering: .acquiring) {
-        _ = RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.02))
-      }
-      finished.signal()
-    }
-    thread.start()
-    ready.wait()
-  }
-
-  var isCurrent: Bool { Thread.current == thread }
-
-  func stop() {
-    stopped.store(true, ordering: .releasing)
-    finished.wait()
-  }
-}
-
 extension Page {
   static let foundation = Page(name: "foundation", title: "URLSession, Timer and NotificationCenter as publishers") {
     say(
@@ -99,22 +66,23 @@ extension Page {
 
     say(
       "Timer.publish is a connectable publisher of dates; autoconnect() starts its timer with the",
-      "first subscriber. It ticks on the run loop it is given, here one that runs on a thread of",
-      "its own; prefix(3) takes three ticks and cancels the timer.")
-    let loop = RunLoopOnAThread()
-    let ticked = DispatchSemaphore(value: 0)
+      "first subscriber. It ticks on the run loop it is given, here RunLoop.main, which the page",
+      "runs (as an app's main thread does) until prefix(3) has taken three ticks and cancelled",
+      "the timer.")
     let ticks = Mutex<[Bool]>([])
-    let timer = Timer.publish(every: 0.05, on: loop.runLoop, in: .default)
+    let finished = Atomic<Bool>(false)
+    let timer = Timer.publish(every: 0.05, on: .main, in: .default)
       .autoconnect()
       .prefix(3)
       .sink(
-        receiveCompletion: { _ in ticked.signal() },
-        receiveValue: { _ in ticks.withLock { $0.append(loop.isCurrent) } })
-    ticked.wait()
-    let onTheLoop = ticks.withLock { $0 }
-    show("\(onTheLoop.count) ticks, each on the run loop's thread: \(onTheLoop.allSatisfy { $0 })")
+        receiveCompletion: { _ in finished.store(true, ordering: .relaxed) },
+        receiveValue: { _ in ticks.withLock { $0.append(Thread.isMainThread) } })
+    while !finished.load(ordering: .relaxed) {
+      _ = RunLoop.main.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+    }
+    let onTheMainThread = ticks.withLock { $0 }
+    show("\(onTheMainThread.count) ticks, each on the main thread: \(onTheMainThread.allSatisfy { $0 })")
     timer.cancel()
-    loop.stop()
 
     say(
       "NotificationCenter's publisher adds one observer for its subscriber, and removes it when",
