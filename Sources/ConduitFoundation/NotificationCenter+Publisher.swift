@@ -11,9 +11,9 @@ extension NotificationCenter {
   /// later, as in Combine.
   ///
   /// ```swift
-  /// let token = NotificationCenter.default
-  ///   .publisher(for: .NSSystemClockDidChange)
-  ///   .sink { notification in print("clock changed:", notification) }
+  /// let settingsChanged = Notification.Name("SettingsChanged")
+  /// let token = NotificationCenter.Publisher(center: .default, name: settingsChanged)
+  ///   .sink { notification in print("settings changed:", notification.userInfo ?? [:]) }
   /// ```
   ///
   /// Where Conduit goes beyond Combine, or departs from it:
