@@ -1,11 +1,12 @@
+import ConduitFoundation
 import Dispatch
 import Foundation
-import Synchronization
 import Testing
 
 /// Records values from any thread and lets a test wait until enough have come.
 final class Recorder<Value: Sendable>: Sendable {
-  private let values = Mutex<[Value]>([])
+  // `Locked`, not `Mutex`: ThreadSanitizer sees the order that `Locked` makes on Linux.
+  private let values = Locked<[Value]>([])
   private let arrivals = DispatchSemaphore(value: 0)
 
   var recorded: [Value] { values.withLock { $0 } }
