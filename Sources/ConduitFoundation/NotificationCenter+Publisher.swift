@@ -149,7 +149,7 @@ private final class NotificationObservation: CensusScoped, @unchecked Sendable {
       observation.receive(notification)
     }
     let observer = NotificationObserver(center: publisher.center, token: token)
-    if let late = observation.machine.withLock({ $0.observe(observer) }) { late.remove() }
+    observation.machine.withLock { $0.observe(observer) }
     downstream.receive(subscription: NotificationSubscription(observation: observation))
     observation.drain(observation.machine.withLock { $0.startDraining() })
   }

@@ -41,12 +41,10 @@ struct NotificationSubscriptionStateMachine<Downstream, Observer> {
     self.downstream = downstream
   }
 
-  /// The center's observer was added: keeps it, or hands it back to be removed when the
-  /// subscription has ended already.
-  mutating func observe(_ observer: Observer) -> Observer? {
-    guard case .active = phase else { return observer }
+  /// The center's observer was added, before the subscriber received its subscription: so
+  /// before anything could cancel it.
+  mutating func observe(_ observer: Observer) {
     self.observer = observer
-    return nil
   }
 
   /// The subscriber has received its subscription: the subscribing thread delivers what waits,
