@@ -173,6 +173,10 @@ private final class NotificationObservation: CensusScoped, @unchecked Sendable {
   }
 
   /// Delivers while this thread owns delivery: each notification, then the demand it returned.
+  ///
+  /// The owner's loop of `DeliveryOwnership`, written out rather than `Locked.drain`: the first
+  /// delivery is decided in the post's own critical section, so a post takes the lock twice, not
+  /// three times.
   private func drain(_ first: NotificationDelivery<Downstream>) {
     var next = first
     while case .deliver(let downstream, let notification) = next {
