@@ -1,6 +1,9 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// Where Apple's Combine is missing, so that `ConduitShim` is backed by Conduit.
+let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
+
 let package = Package(
   name: "Conduit",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -8,18 +11,42 @@ let package = Package(
     .library(name: "Conduit", targets: ["Conduit"]),
     .library(name: "ConduitTesting", targets: ["ConduitTesting"]),
     .library(name: "ConduitFoundation", targets: ["ConduitFoundation"]),
+    .library(name: "ConduitSchedulers", targets: ["ConduitSchedulers"]),
+    .library(name: "ConduitShim", targets: ["ConduitShim"]),
   ],
   targets: [
     .target(name: "Conduit"),
     .target(name: "ConduitTesting", dependencies: ["Conduit"]),
     // Foundation's integrations live apart, so that a server can use Conduit without Foundation.
     .target(name: "ConduitFoundation", dependencies: ["Conduit"]),
+    // What Conduit adds beyond Combine under names that widely used Combine libraries declare too
+    // (combine-schedulers' `AnyScheduler`, `AnySchedulerOf`, `Publishers.Timer`): opt-in, so that
+    // `import Conduit` never makes such a library's names ambiguous.
+    .target(name: "ConduitSchedulers", dependencies: ["Conduit"]),
+    // Apple's Combine where it exists, Conduit and ConduitFoundation elsewhere: Apple platforms
+    // never build Conduit through the shim.
+    .target(
+      name: "ConduitShim",
+      dependencies: [
+        .target(name: "Conduit", condition: .when(platforms: nonApplePlatforms)),
+        .target(name: "ConduitFoundation", condition: .when(platforms: nonApplePlatforms)),
+      ]),
     .executableTarget(
-      name: "Playground", dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation", "LoopbackHTTP"],
+      name: "Playground",
+      dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation", "ConduitSchedulers", "LoopbackHTTP"],
       path: "Playground"),
     .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation"]),
-    .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting"]),
-    .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting"]),
+    .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting", "ConduitSchedulers"]),
+    .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting", "ConduitSchedulers"]),
+    .testTarget(name: "ConduitSchedulersTests", dependencies: ["ConduitSchedulers", "ConduitTesting"]),
+    // Imports only the shim (and, where Conduit is the backend, the leak checks), so it fails if
+    // the shim stops re-exporting any of Combine's API it exercises.
+    .testTarget(
+      name: "ConduitShimTests",
+      dependencies: [
+        "ConduitShim", "LoopbackHTTP",
+        .target(name: "ConduitTesting", condition: .when(platforms: nonApplePlatforms)),
+      ]),
     .testTarget(name: "ConduitFoundationTests", dependencies: ["ConduitFoundation", "ConduitTesting", "LoopbackHTTP"]),
     // A small HTTP/1.1 server on the loopback address, for the URLSession tests and the Playground.
     .target(name: "LoopbackHTTP", path: "Tests/Fixtures/LoopbackHTTP"),
@@ -29,6 +56,12 @@ let package = Package(
       name: "ThirdPartyShareReplay", dependencies: ["Conduit"], path: "Tests/Fixtures/ThirdPartyShareReplay"),
     .testTarget(
       name: "ThirdPartyExtensionTests", dependencies: ["Conduit", "ConduitTesting", "ThirdPartyShareReplay"]),
+    // A stand-in for combine-schedulers and CombineExt: it declares `AnyScheduler`, `AnySchedulerOf`
+    // and `Publishers.Timer` of its own, which must not clash with anything `import Conduit` declares.
+    .target(
+      name: "ThirdPartySchedulers", dependencies: ["Conduit"], path: "Tests/Fixtures/ThirdPartySchedulers"),
+    .testTarget(
+      name: "ThirdPartySchedulersTests", dependencies: ["Conduit", "ConduitTesting", "ThirdPartySchedulers"]),
   ],
   swiftLanguageModes: [.v6]
 )

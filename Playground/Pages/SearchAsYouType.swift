@@ -1,4 +1,4 @@
-import Conduit
+import ConduitSchedulers
 import ConduitTesting
 import Dispatch
 

@@ -1,4 +1,5 @@
 import Conduit
+import ConduitSchedulers
 import ConduitTesting
 import Dispatch
 import Testing

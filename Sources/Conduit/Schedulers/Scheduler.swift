@@ -1,9 +1,9 @@
 /// A protocol that defines when and how to execute a closure.
 ///
 /// Time operators (`debounce`, `throttle`, `delay`, `timeout`, `receive(on:)` …) take a scheduler
-/// and run their work through it. Conduit provides `ImmediateScheduler`, `DispatchQueue` and the
-/// type-erased `AnyScheduler`; `ConduitTesting` adds `TestScheduler`, which runs work in virtual
-/// time.
+/// and run their work through it. Conduit provides `ImmediateScheduler` and `DispatchQueue`; the
+/// opt-in `ConduitSchedulers` module adds the type-erased `AnyScheduler`, and `ConduitTesting`
+/// adds `TestScheduler`, which runs work in virtual time.
 ///
 /// ```swift
 /// DispatchQueue.main.schedule(after: DispatchQueue.main.now.advanced(by: .seconds(1))) {

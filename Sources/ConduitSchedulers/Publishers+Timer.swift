@@ -1,4 +1,4 @@
-import Synchronization
+import Conduit
 
 extension Publishers {
   /// A connectable publisher that repeatedly emits its scheduler's current time, on the
@@ -6,7 +6,9 @@ extension Publishers {
   ///
   /// An extension to Combine, whose only timer publisher is Foundation's `Timer.TimerPublisher`
   /// over a run loop: this one runs on any scheduler, so a server has a periodic publisher
-  /// without Foundation, and a test drives it in virtual time with `TestScheduler`.
+  /// without Foundation, and a test drives it in virtual time with `TestScheduler`. It lives in
+  /// the opt-in `ConduitSchedulers` module because combine-schedulers and CombineExt declare a
+  /// `Publishers.Timer` of their own, which `import Conduit` must not make ambiguous.
   ///
   /// As with `Timer.TimerPublisher`, nothing happens until `connect()` (or `autoconnect()`);
   /// every subscriber then receives the same ticks, and a tick that a subscriber has no demand

@@ -1,6 +1,10 @@
+import Conduit
+
 /// A type-erased scheduler: wraps any scheduler with the same time and options types.
 ///
-/// An extension to Combine, which has no scheduler eraser. Production code takes an
+/// An extension to Combine, which has no scheduler eraser, in the opt-in `ConduitSchedulers`
+/// module: combine-schedulers declares a type of the same name, so `import Conduit` leaves it out
+/// and code that uses that library compiles unchanged. Production code takes an
 /// `AnySchedulerOf<DispatchQueue>` and is given `DispatchQueue.main.eraseToAnyScheduler()`;
 /// its tests give it `DispatchQueue.test.eraseToAnyScheduler()` (from `ConduitTesting`) and
 /// move time by hand.

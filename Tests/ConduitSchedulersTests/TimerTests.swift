@@ -2,7 +2,7 @@ import ConduitTesting
 import Dispatch
 import Testing
 
-@testable import Conduit
+@testable import ConduitSchedulers
 
 @Suite(.leakChecked)
 struct TimerTests {
