@@ -19,7 +19,7 @@ public protocol Publisher<Output, Failure> {
   /// Attaches the specified subscriber to this publisher.
   ///
   /// Implementations must call `receive(subscription:)` on the subscriber exactly once.
-  /// Call ``subscribe(_:)-(Subscriber)`` instead of this method to attach a subscriber.
+  /// Call ``subscribe(_:)->()`` instead of this method to attach a subscriber.
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure
 }
 
