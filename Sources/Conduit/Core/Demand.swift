@@ -102,11 +102,15 @@ extension Subscribers {
     }
 
     /// Subtracts an integer from a demand, stopping at `.none`.
+    ///
+    /// As in Combine, the difference is computed as an `Int`: a negative `rhs` adds to the
+    /// demand, and a difference that overflows `Int` (`.max(Int.max) - (-1)`) is `.none`, not
+    /// `.unlimited`.
     @inlinable
     public static func - (lhs: Demand, rhs: Int) -> Demand {
       if lhs.rawValue == .max { return .unlimited }
-      if rhs < 0 { return lhs + Demand.max(-rhs) }
-      return lhs - Demand.max(rhs)
+      let (difference, overflow) = Int(lhs.rawValue).subtractingReportingOverflow(rhs)
+      return overflow || difference <= 0 ? .none : Demand(rawValue: UInt(difference))
     }
 
     /// Subtracts an integer from a demand.
@@ -216,19 +220,25 @@ extension Subscribers {
 
     // MARK: Codable
 
-    /// Creates a new instance by decoding from the given decoder.
+    /// Combine's encoding of `.unlimited`: `Int.max + 1`. Encoded demand crosses to and from
+    /// Apple platforms, so it is written as Combine writes it.
+    static let encodedUnlimited = UInt(Int.max) + 1
+
+    /// Creates a new instance by decoding from the given decoder: a count, or Combine's encoding
+    /// of `.unlimited` (`9223372036854775808`). A negative count is a decoding error.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.singleValueContainer()
-      // A count beyond Int.max cannot be a finite demand: read it as unlimited rather than keep a
-      // value that makes `max` trap on its conversion to Int.
+      // A count beyond Int.max cannot be a finite demand: read it as unlimited, as Combine does,
+      // rather than keep a value that makes `max` trap on its conversion to Int.
       let decoded = try container.decode(UInt.self)
       rawValue = decoded > UInt(Int.max) ? .max : decoded
     }
 
-    /// Encodes this value into the given encoder.
+    /// Encodes this value into the given encoder as Combine does: a count, and `.unlimited` as
+    /// `9223372036854775808` (`Int.max + 1`).
     public func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
-      try container.encode(rawValue)
+      try container.encode(rawValue == .max ? Demand.encodedUnlimited : rawValue)
     }
   }
 }

@@ -122,6 +122,28 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     return subscription
   }
 
+  /// Builds the subscription of a `zip`, which attaches its upstreams before the downstream has
+  /// its subscription, as Combine's does; the caller attaches them in order, then calls
+  /// `handDown()`. The subscribing thread owns the subscription until then, so that what an
+  /// upstream sends as it is subscribed (a completion, or a value it sends regardless of demand)
+  /// waits in the inbox and reaches the downstream only after its subscription.
+  @inlinable
+  static func prepare(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
+    let subscription = CombiningSubscription(strategy: strategy, upstreamCount: upstreamCount, downstream: downstream)
+    subscription.ownership.store(1, ordering: .relaxed)
+    return subscription
+  }
+
+  /// Gives the downstream the subscription that `prepare` built, then handles, as its owner,
+  /// what the upstreams sent meanwhile and what the downstream asked for from inside
+  /// `receive(subscription:)`.
+  @inlinable
+  func handDown() {
+    receiver?._withUnsafeGuaranteedRef { $0.downstream.receive(subscription: self) }
+    var owed = Subscribers.Demand.none
+    own(held: 1, side: nil, owed: &owed)
+  }
+
   @inlinable
   init(strategy: Strategy, upstreamCount: Int, downstream: Downstream) {
     assert(

@@ -11,4 +11,13 @@ where Downstream.Input == Strategy.Output {
   ) -> CombiningSubscription<CombiningTypes> {
     CombiningSubscription.subscribe(downstream, strategy: strategy, upstreamCount: upstreamCount)
   }
+
+  /// Builds a subscription for `downstream` without giving it yet; the caller attaches the
+  /// upstreams in order, then calls `handDown()` (`zip`'s order).
+  @inlinable @inline(__always)
+  static func prepare(
+    _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
+  ) -> CombiningSubscription<CombiningTypes> {
+    CombiningSubscription.prepare(downstream, strategy: strategy, upstreamCount: upstreamCount)
+  }
 }

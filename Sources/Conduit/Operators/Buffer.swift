@@ -81,6 +81,9 @@ struct BufferStateMachine<Input, Failure: Error> {
     case subscribed
     /// The buffer overflowed with `.customError`; the error is being made, out of the lock.
     case overflowing
+    /// The overflow's failure is made and waits, as in Combine, for the downstream's next request:
+    /// until then the buffered elements stay and nothing goes out.
+    case overflowed
     /// The downstream has its completion, or cancelled.
     case terminal
   }
@@ -214,7 +217,7 @@ struct BufferStateMachine<Input, Failure: Error> {
   @inlinable
   mutating func overflowed(with error: Failure) -> (any Subscription)? {
     guard case .overflowing = phase else { return nil }
-    phase = .subscribed
+    phase = .overflowed
     completion = .failure(error)
     // Kept, as Combine keeps it, until the failure has gone out: a refill that follows the last
     // elements is still asked of it.
@@ -235,7 +238,9 @@ struct BufferStateMachine<Input, Failure: Error> {
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> DrainAction {
     switch phase {
-    case .subscribed, .overflowing:
+    case .subscribed, .overflowing, .overflowed:
+      // The request an overflow's failure waits for.
+      if case .overflowed = phase { phase = .subscribed }
       demand += more
       return claimDelivery(refill: keepsFull ? upstream : nil)
     case .awaitingSubscription, .terminal:
@@ -249,7 +254,7 @@ struct BufferStateMachine<Input, Failure: Error> {
   @inlinable
   mutating func cancel() -> (released: Released, ownsDelivery: Bool)? {
     switch phase {
-    case .subscribed, .overflowing:
+    case .subscribed, .overflowing, .overflowed:
       let released = end()
       return (released, delivery.claim())
     case .awaitingSubscription, .terminal:
@@ -263,7 +268,7 @@ struct BufferStateMachine<Input, Failure: Error> {
   @inlinable
   mutating func nextStep(adding more: Subscribers.Demand) -> Step {
     switch phase {
-    case .subscribed, .overflowing:
+    case .subscribed, .overflowing, .overflowed:
       demand += more
       if demand > 0 {
         if let value = values.popFirst() {

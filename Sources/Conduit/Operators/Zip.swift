@@ -40,9 +40,11 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots2<A.Output, B.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
+      // As in Combine, every upstream is subscribed before the subscriber has its subscription.
+      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a)
         .attach(b)
+        .handDown()
     }
   }
 
@@ -82,10 +84,12 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
+      // As in Combine, every upstream is subscribed before the subscriber has its subscription.
+      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a)
         .attach(b)
         .attach(c)
+        .handDown()
     }
   }
 
@@ -132,11 +136,13 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
+      // As in Combine, every upstream is subscribed before the subscriber has its subscription.
+      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a)
         .attach(b)
         .attach(c)
         .attach(d)
+        .handDown()
     }
   }
 }

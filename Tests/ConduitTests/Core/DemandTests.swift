@@ -103,6 +103,18 @@ struct DemandTests {
     #expect(Demand.max(1) - Int.max == .none)
   }
 
+  @Test func subtractingANegativeIntegerAddsAndAnOverflowGivesNoneAsInCombine() {
+    // Combine computes the difference as an Int: an overflow is .none, not .unlimited
+    // (OpenCombine's SubscribersDemandTests.testSubtraction).
+    #expect(Demand.max(5) - (-3) == .max(8))
+    #expect(Demand.max(Int.max) - (-1) == .none)
+    #expect(Demand.max(Int.max - 1) - (-1) == .max(Int.max))
+    #expect(Demand.max(3) - Int.min == .none)
+    var demand = Demand.max(Int.max)
+    demand -= -1
+    #expect(demand == .none)
+  }
+
   @Test func subtractAssigningDemandsAndIntegers() {
     var demand = Demand.max(10)
     demand -= .max(3)
@@ -232,12 +244,30 @@ struct DemandTests {
     #expect(decoded[0].max == demand.max)
   }
 
+  @Test func unlimitedEncodesAsCombineDoesIntMaxPlusOne() throws {
+    // What Combine writes on Apple platforms, so encoded demand crosses between them.
+    let json = try JSONEncoder().encode([Demand.unlimited, .max(42)])
+    #expect(String(decoding: json, as: UTF8.self) == "[9223372036854775808,42]")
+    let encoder = PropertyListEncoder()
+    encoder.outputFormat = .xml
+    let plist = String(decoding: try encoder.encode([Demand.unlimited]), as: UTF8.self)
+    #expect(plist.contains("<integer>9223372036854775808</integer>"))
+    let decoded = try PropertyListDecoder().decode([Demand].self, from: try encoder.encode([Demand.unlimited]))
+    #expect(decoded == [.unlimited])
+  }
+
+  @Test func decodingANegativeCountIsAnError() {
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([Demand].self, from: Data("[-1]".utf8))
+    }
+  }
+
   @Test func decodingACountAboveIntMaxGivesUnlimited() throws {
     // No finite demand exceeds Int.max, so a larger encoded count can only mean unlimited.
-    let data = Data("[9223372036854775808]".utf8)
+    let data = Data("[9223372036854775808, 9223372036854775809]".utf8)
     let decoded = try JSONDecoder().decode([Demand].self, from: data)
-    #expect(decoded == [.unlimited])
-    #expect(decoded[0].max == nil)
+    #expect(decoded == [.unlimited, .unlimited])
+    #expect(decoded[1].description == "unlimited")
   }
 
   // MARK: Preconditions (each runs in a child process)

@@ -106,6 +106,10 @@ struct BufferStateMachineTests {
       Issue.record("elements are ignored once the failure waits")
       return
     }
+    guard case .drain = machine.claimDelivery(refill: nil), case .idle = machine.nextStep(adding: .none) else {
+      Issue.record("the failure waits for a request, even for the owner of the delivery")
+      return
+    }
     _ = machine.request(.max(1))
     guard case .deliver(1) = machine.nextStep(adding: .none),
       case .complete(.failure(.full), _) = machine.nextStep(adding: .none)

@@ -117,6 +117,18 @@ struct BufferTests {
     #expect(subscriber.events.count == 4)
   }
 
+  // As in Combine: an overflow during the buffer's initial request, before its subscriber has
+  // asked for anything, fails at the first request, after the buffered elements it asks for.
+  @Test func anOverflowBeforeAnyDemandFailsAtTheFirstRequest() {
+    let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
+    (2..<7).publisher.setFailureType(to: BufferTestError.self)
+      .buffer(size: 3, prefetch: .byRequest, whenFull: .customError { .full })
+      .subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(2), .completion(.failure(.full))])
+  }
+
   // As in Combine (OpenCombine's BufferTests.swift `testDeadlockWhenErroringOnFullBuffer`, where
   // a buffer of size zero makes its error at the first element despite the demand): a buffer of
   // size zero is always full, so every element meets the strategy.

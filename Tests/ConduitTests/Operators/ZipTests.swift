@@ -27,6 +27,33 @@ struct ZipTests {
     subscriber.cancel()
   }
 
+  // As in Combine: every upstream is subscribed before the subscriber has its subscription, so an
+  // upstream that sends as it is subscribed (an autoconnecting multicast) is seen without demand.
+  @Test func subscribesEveryUpstreamBeforeHandingDownItsSubscription() {
+    let multicast = CurrentValueSubject<Int, Never>(3).multicast(subject: CurrentValueSubject(8)).autoconnect()
+    let subscriber = TestSubscriber<Int, Never>()
+    multicast.zip([2, 1].publisher).map { $0 * 100 + $1 }.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(302)])
+    subscriber.cancel()
+  }
+
+  @Test func aCompletionBeforeTheSubscriptionComesRightAfterIt() {
+    let subscriber = TestSubscriber<Int, ZipError>(initialDemand: .none)
+    Empty<Int, ZipError>().zip(Just(1).setFailureType(to: ZipError.self)).map { $0 + $1 }.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .completion(.finished)])
+    let failing = TestSubscriber<Int, ZipError>(initialDemand: .none)
+    Just(1).setFailureType(to: ZipError.self).zip(Fail(error: ZipError())).map { $0 + $1 }.subscribe(failing)
+    #expect(failing.events == [.subscription, .completion(.failure(ZipError()))])
+  }
+
+  @Test func aRequestFromInsideReceiveSubscriptionIsHonouredOnceTheUpstreamsAreAttached() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
+    [1, 2, 3].publisher.zip([10, 20, 30].publisher).map { $0 + $1 }.subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(11), .value(22)])
+    subscriber.request(.max(5))
+    #expect(subscriber.events == [.subscription, .value(11), .value(22), .value(33), .completion(.finished)])
+  }
+
   @Test func finishesOnceAFinishedUpstreamHasNothingLeftToPair() {
     let numbers = CombiningProbe<Int, Never>()
     let letters = CombiningProbe<String, Never>()
