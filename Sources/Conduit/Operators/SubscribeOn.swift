@@ -68,11 +68,20 @@ extension Publisher {
 }
 
 /// The decisions of `subscribe(on:)`: which calls still reach the downstream and the upstream.
+///
+/// A request is performed on the scheduler, which on a concurrent queue may run it on another
+/// thread while the downstream is still inside `receive(subscription:)`; the value it releases
+/// would then reach the downstream during that call (DESIGN.md §2.3). So a request that runs on
+/// the scheduler while the downstream is taking its subscription is held, and the thread that
+/// handed the subscription down asks for it once that call has returned.
 @usableFromInline
 struct SubscribeOnStateMachine<Downstream> {
   @usableFromInline
   enum Phase {
     case awaitingSubscription(Downstream)
+    /// The downstream is inside `receive(subscription:)`; `held` is what was requested of the
+    /// upstream meanwhile, asked for once that call returns.
+    case handingDown(any Subscription, Downstream, held: Subscribers.Demand?)
     case subscribed(any Subscription, Downstream)
     /// Completed or cancelled: the downstream and the upstream are forgotten.
     case terminal
@@ -91,28 +100,51 @@ struct SubscribeOnStateMachine<Downstream> {
   @inlinable
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = phase else { return nil }
-    phase = .subscribed(subscription, downstream)
+    phase = .handingDown(subscription, downstream, held: nil)
     return downstream
+  }
+
+  /// The downstream's `receive(subscription:)` returned: the upstream and the demand held
+  /// meanwhile, to ask for now; `nil` when nothing was held or the downstream cancelled.
+  @inlinable
+  mutating func handedDown() -> (upstream: any Subscription, demand: Subscribers.Demand)? {
+    guard case .handingDown(let upstream, let downstream, let held) = phase else { return nil }
+    phase = .subscribed(upstream, downstream)
+    guard let held else { return nil }
+    return (upstream, held)
   }
 
   /// The downstream a value goes to, if the subscription is running.
   @inlinable
   var valueTarget: Downstream? {
-    guard case .subscribed(_, let downstream) = phase else { return nil }
-    return downstream
+    switch phase {
+    case .handingDown(_, let downstream, _), .subscribed(_, let downstream): downstream
+    case .awaitingSubscription, .terminal: nil
+    }
   }
 
   /// The upstream a request goes to, on the scheduler, if the subscription is running.
   @inlinable
   var requestTarget: (any Subscription)? {
-    guard case .subscribed(let upstream, _) = phase else { return nil }
-    return upstream
+    switch phase {
+    case .handingDown(let upstream, _, _), .subscribed(let upstream, _): upstream
+    case .awaitingSubscription, .terminal: nil
+    }
+  }
+
+  /// A request runs on the scheduler: `true` when it is held, because the downstream is still
+  /// taking its subscription; the caller asks the upstream otherwise.
+  @inlinable
+  mutating func holdsRequest(_ demand: Subscribers.Demand) -> Bool {
+    guard case .handingDown(let upstream, let downstream, let held) = phase else { return false }
+    phase = .handingDown(upstream, downstream, held: (held ?? .none) + demand)
+    return true
   }
 
   /// Upstream completed: the downstream to tell, now forgotten.
   @inlinable
   mutating func receiveCompletion() -> Downstream? {
-    guard case .subscribed(_, let downstream) = phase else { return nil }
+    guard let downstream = valueTarget else { return nil }
     phase = .terminal
     return downstream
   }
@@ -121,7 +153,7 @@ struct SubscribeOnStateMachine<Downstream> {
   /// release after the lock, both now forgotten.
   @inlinable
   mutating func cancel() -> (upstream: any Subscription, downstream: Downstream)? {
-    guard case .subscribed(let upstream, let downstream) = phase else { return nil }
+    guard let upstream = requestTarget, let downstream = valueTarget else { return nil }
     phase = .terminal
     return (upstream, downstream)
   }
@@ -172,6 +204,8 @@ final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscr
       return
     }
     downstream.receive(subscription: self)
+    // On the scheduler: this call runs where the upstream was subscribed.
+    if let (upstream, demand) = state.withLock({ $0.handedDown() }) { upstream.request(demand) }
   }
 
   @inlinable
@@ -187,7 +221,10 @@ final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     guard let upstream = state.withLock({ $0.requestTarget }) else { return }
-    scheduler.schedule(options: options) { upstream.request(demand) }
+    scheduler.schedule(options: options) { [self] in
+      if state.withLock({ $0.holdsRequest(demand) }) { return }
+      upstream.request(demand)
+    }
   }
 
   @usableFromInline

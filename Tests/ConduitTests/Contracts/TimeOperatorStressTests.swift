@@ -1,6 +1,7 @@
 import Conduit
 import ConduitTesting
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -399,6 +400,33 @@ struct TimeOperatorStressTests {
     #expect(problem == nil)
   }
 
+  // On a concurrent queue, the request the subscriber makes from inside `receive(subscription:)`
+  // may run on another thread at once; the values it releases must still wait until that call
+  // returns. Whether Dispatch starts a second thread in time depends on its pool, so the same
+  // round also runs on a scheduler that gives every action a thread of its own.
+  @Test(arguments: [false, true])
+  func subscribeOnOnAConcurrentSchedulerCallsNothingWhileTheSubscriberTakesItsSubscription(threadPerAction: Bool) {
+    let queue = StressQueueKind.concurrent.makeQueue()
+    for _ in 0..<100 {
+      let witness = HandDownWitness()
+      if threadPerAction {
+        (0..<10).publisher.subscribe(on: ThreadPerActionScheduler()).subscribe(witness)
+      } else {
+        (0..<10).publisher.subscribe(on: queue).subscribe(witness)
+      }
+      guard witness.finished.wait(timeout: .now() + 10) == .success else {
+        Issue.record("the sequence never finished")
+        break
+      }
+      if witness.overlapped.load(ordering: .acquiring) {
+        Issue.record("a value or the completion came while the subscriber was inside receive(subscription:)")
+        break
+      }
+      #expect(witness.count.load(ordering: .acquiring) == 10)
+    }
+    queue.sync(flags: .barrier) {}
+  }
+
   // MARK: measureInterval
 
   @Test(arguments: StressQueueKind.allCases)
@@ -692,4 +720,65 @@ private func pauseFor(_ index: Int) -> Int { (index % 25) * 4_000 }
 private func spin(nanoseconds: Int) {
   let end = DispatchTime.now().uptimeNanoseconds + UInt64(nanoseconds)
   while DispatchTime.now().uptimeNanoseconds < end {}
+}
+
+/// A subscriber that lingers inside `receive(subscription:)` after requesting, and records
+/// whether anything reached it before that call returned.
+private final class HandDownWitness: Subscriber, Sendable {
+  typealias Input = Int
+  typealias Failure = Never
+
+  let inside = Atomic(false)
+  let overlapped = Atomic(false)
+  let count = Atomic(0)
+  let finished = DispatchSemaphore(value: 0)
+
+  func receive(subscription: any Subscription) {
+    inside.store(true, ordering: .releasing)
+    subscription.request(.unlimited)
+    // Lingers until a value arrives (which it must not) or a millisecond has passed.
+    let end = DispatchTime.now().uptimeNanoseconds + 1_000_000
+    while count.load(ordering: .acquiring) == 0, DispatchTime.now().uptimeNanoseconds < end {}
+    inside.store(false, ordering: .releasing)
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    if inside.load(ordering: .acquiring) { overlapped.store(true, ordering: .releasing) }
+    count.add(1, ordering: .acquiringAndReleasing)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    if inside.load(ordering: .acquiring) { overlapped.store(true, ordering: .releasing) }
+    finished.signal()
+  }
+}
+
+/// Runs each action at once on a new thread: the most a concurrent queue may do.
+private struct ThreadPerActionScheduler: Scheduler, Sendable {
+  typealias SchedulerTimeType = DispatchQueue.SchedulerTimeType
+  typealias SchedulerOptions = DispatchQueue.SchedulerOptions
+
+  var now: SchedulerTimeType { DispatchQueue.main.now }
+  var minimumTolerance: SchedulerTimeType.Stride { .zero }
+
+  func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
+    // The thread is the action's only caller.
+    nonisolated(unsafe) let action = action
+    Thread { action() }.start()
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
+    _ action: @escaping () -> Void
+  ) {
+    preconditionFailure("ThreadPerActionScheduler runs only immediate actions")
+  }
+
+  func schedule(
+    after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
+    options: SchedulerOptions?, _ action: @escaping () -> Void
+  ) -> any Cancellable {
+    preconditionFailure("ThreadPerActionScheduler runs only immediate actions")
+  }
 }

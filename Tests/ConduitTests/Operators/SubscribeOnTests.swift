@@ -26,6 +26,56 @@ struct SubscribeOnTests {
     upstream.detach()
   }
 
+  // A request that runs on the scheduler while the subscriber is still inside
+  // `receive(subscription:)` (an immediate scheduler runs it at once, as a concurrent queue may
+  // on another thread) is asked of the upstream only once that call has returned (DESIGN §2.3).
+  @Test func aRequestThatRunsWhileTheSubscriberTakesItsSubscriptionWaitsForItToReturn() {
+    let upstream = RecordingUpstream<Int, Never>()
+    var insideReceiveSubscription = false
+    var requestedInside = 0
+    upstream.onRequest = { _ in if insideReceiveSubscription { requestedInside += 1 } }
+    var downstreamSubscription: (any Subscription)?
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        downstreamSubscription = subscription
+        insideReceiveSubscription = true
+        subscription.request(.max(2))
+        subscription.request(.max(1))
+        insideReceiveSubscription = false
+      },
+      receiveValue: { _ in .none },
+      receiveCompletion: { _ in })
+    upstream.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+    #expect(requestedInside == 0)
+    #expect(upstream.events == [.requested(.max(3))])
+    downstreamSubscription?.request(.max(4))
+    #expect(upstream.events == [.requested(.max(3)), .requested(.max(4))])
+    downstreamSubscription?.cancel()
+    downstreamSubscription = nil
+    upstream.detach()
+  }
+
+  @Test func aSequenceOnAnImmediateSchedulerDeliversAfterReceiveSubscriptionReturns() {
+    var inside = false
+    var arrivedInside = 0
+    var values: [Int] = []
+    let subscriber = AnySubscriber<Int, Never>(
+      receiveSubscription: { subscription in
+        inside = true
+        subscription.request(.unlimited)
+        inside = false
+      },
+      receiveValue: { value in
+        if inside { arrivedInside += 1 }
+        values.append(value)
+        return .none
+      },
+      receiveCompletion: { _ in })
+    [1, 2, 3].publisher.subscribe(on: ImmediateScheduler.shared).subscribe(subscriber)
+    #expect(arrivedInside == 0)
+    #expect(values == [1, 2, 3])
+  }
+
   @Test func valuesAndTheCompletionPassStraightThrough() {
     let scheduler = DispatchQueue.test
     let subject = PassthroughSubject<Int, Never>()
