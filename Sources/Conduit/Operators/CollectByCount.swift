@@ -60,8 +60,8 @@ extension Publishers.CollectByCount {
 /// As in Combine, a value that arrives before upstream's subscription is ignored, a completion
 /// that does passes on, and a cancel before it changes nothing: the subscription arriving later
 /// is taken as the first. The subscriber hears nothing after its cancel, a completion upstream
-/// sends then included: the cancel lets go of it (Documentation/DifferencesFromCombine.md,
-/// section 4).
+/// sends then included: the cancel lets go of it (DifferencesFromCombine §4, in
+/// Conduit.docc).
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).

@@ -12,7 +12,7 @@ extension Publishers {
   ///
   /// Unlike Combine, which schedules a timer for every element, a subscription keeps at most one
   /// timer pending and moves its deadline: a burst of elements costs one timer (see
-  /// `Documentation/DifferencesFromCombine.md`).
+  /// <doc:DifferencesFromCombine>, §12).
   ///
   /// ```swift
   /// let cancellable = searchField.textPublisher

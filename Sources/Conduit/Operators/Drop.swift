@@ -61,7 +61,7 @@ extension Publishers.Drop {
 /// subscriber cancelled, or after a completion, is cancelled: the subscriber has its subscription
 /// before upstream is subscribed to, so it can cancel before upstream answers (from inside
 /// `receive(subscription:)`, or from another thread), and the cancel must not be lost
-/// (Documentation/DifferencesFromCombine.md, section 5).
+/// (DifferencesFromCombine §5, in Conduit.docc).
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).

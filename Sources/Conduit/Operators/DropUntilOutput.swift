@@ -133,7 +133,7 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
     state.withLock { state in
       // As in Combine, the trigger is not cancelled: it has sent the one value asked of it.
       // Its subscription is cancelled when the stream ends, so that the trigger does not keep
-      // this subscription alive (Documentation/DifferencesFromCombine.md, section 5).
+      // this subscription alive (DifferencesFromCombine §5, in Conduit.docc).
       guard case .active = state.trigger, !state.terminal else { return }
       state.triggered = true
     }
@@ -164,7 +164,7 @@ extension Publisher {
   ///
   /// The second publisher is asked for one element; once it arrives, upstream's elements pass
   /// through, and the second publisher is cancelled when this publisher completes or is
-  /// cancelled (see Documentation/DifferencesFromCombine.md, section 5). Requests go
+  /// cancelled (see <doc:DifferencesFromCombine>, §5). Requests go
   /// to upstream from the start, `.none` included, so elements upstream sends before the
   /// trigger are dropped and the demand they answered is spent; an element beyond that demand
   /// stops the program. If the second publisher completes before emitting, this publisher

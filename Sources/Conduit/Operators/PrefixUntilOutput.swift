@@ -138,7 +138,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     case finish(trigger: any Subscription, upstream: (any Subscription)?, Downstream?)
     /// Upstream has not sent its subscription, so neither has downstream had one: it gets its
     /// subscription and the completion at once, and upstream's subscription is cancelled when
-    /// it arrives (Documentation/DifferencesFromCombine.md, section 7).
+    /// it arrives (DifferencesFromCombine §7, in Conduit.docc).
     case finishUnsubscribed(trigger: any Subscription, Downstream)
   }
 
@@ -147,7 +147,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     let action = state.withLock { state -> FireAction in
       guard case .active(let trigger) = state.trigger, !state.terminal else { return .ignore }
       // The stream ends, and the trigger with it, so that the trigger does not keep this
-      // finished subscription alive (Documentation/DifferencesFromCombine.md, section 5).
+      // finished subscription alive (DifferencesFromCombine §5, in Conduit.docc).
       state.trigger = .done
       guard case .awaiting = state.upstream else {
         return .finish(trigger: trigger, upstream: take(&state.upstream), end(&state, with: .finished))

@@ -11,7 +11,7 @@ extension Publishers {
   /// downstream's requests go straight to the upstream.
   ///
   /// Unlike Combine, which schedules a timer for every element, a subscription keeps at most one
-  /// timer pending and moves its deadline (see `Documentation/DifferencesFromCombine.md`).
+  /// timer pending and moves its deadline (see <doc:DifferencesFromCombine>, §12).
   ///
   /// ```swift
   /// let cancellable = api.response
@@ -64,7 +64,7 @@ extension Publishers {
     ///
     /// With the `ImmediateScheduler`, which runs the timeout at once, the subscriber receives its
     /// subscription and then the timeout's completion (Combine crashes on its own lock; see
-    /// `Documentation/DifferencesFromCombine.md`).
+    /// <doc:DifferencesFromCombine>, §3).
     @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(

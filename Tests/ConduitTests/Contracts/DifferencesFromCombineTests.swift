@@ -2,7 +2,7 @@ import Conduit
 import ConduitTesting
 import Testing
 
-// The deliberate differences from Combine (Documentation/DifferencesFromCombine.md), as tests
+// The deliberate differences from Combine (Sources/Conduit/Conduit.docc/DifferencesFromCombine.md), as tests
 // that pass against Combine's recorded behaviour and fail against Conduit; once Conduit behaves
 // as Combine, a test moves to its subject's suite. They are compiled only
 // with `-Xswiftc -DCONDUIT_REVIEW_DIFFERENCES`, where they fail; each says why Conduit differs.

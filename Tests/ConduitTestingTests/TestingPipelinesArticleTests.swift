@@ -1,0 +1,130 @@
+import Conduit
+import ConduitSchedulers
+import ConduitTesting
+import Dispatch
+import Testing
+
+#if canImport(XCTest)
+  import XCTest
+#endif
+
+/// The examples of the article "Testing pipelines"
+/// (Sources/ConduitTesting/ConduitTesting.docc/TestingPipelines.md), run as they are written
+/// there: when this test changes, change the article too.
+@Suite(.leakChecked)
+struct TestingPipelinesArticleTests {
+  /// The article's model: it searches once the user stops typing, on the scheduler it is given.
+  final class SearchModel {
+    let queries = PassthroughSubject<String, Never>()
+    private(set) var searches: [String] = []
+    private var cancellable: AnyCancellable?
+
+    init(scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.main.eraseToAnyScheduler()) {
+      cancellable =
+        queries
+        .debounce(for: .milliseconds(300), scheduler: scheduler)
+        .removeDuplicates()
+        .sink { [weak self] query in self?.searches.append(query) }
+    }
+  }
+
+  /// "Check for leaks with Swift Testing": the model and its pipeline go with the model.
+  @Test func theModelGoesAwayWithItsPipeline() throws {
+    try withLeakCheck { tracker in
+      let scheduler = DispatchQueue.test
+      let model = tracker.track(SearchModel(scheduler: scheduler.eraseToAnyScheduler()))
+      model.queries.send("conduit")
+      scheduler.advance(by: .milliseconds(300))
+      #expect(model.searches == ["conduit"])
+    }
+  }
+
+  /// "Move time by hand": the injectable-scheduler pattern.
+  @Test func searchesOnceTypingPauses() {
+    let scheduler = DispatchQueue.test
+    let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+
+    model.queries.send("c")
+    model.queries.send("co")
+    model.queries.send("con")
+    scheduler.advance(by: .milliseconds(299))
+    #expect(model.searches.isEmpty)
+
+    scheduler.advance(by: .milliseconds(1))
+    #expect(model.searches == ["con"])
+  }
+
+  /// "Record what a publisher sends": a `TestSubscriber` that asks for one value at a time.
+  @Test func aSubscriberThatAsksForOneValueAtATime() {
+    let scheduler = DispatchQueue.test
+    let queries = PassthroughSubject<String, Never>()
+    let subscriber = TestSubscriber<String, Never>(initialDemand: .max(1))
+    queries
+      .debounce(for: .milliseconds(300), scheduler: scheduler)
+      .subscribe(subscriber)
+
+    queries.send("con")
+    scheduler.advance(by: .milliseconds(300))
+    queries.send("conduit")
+    scheduler.advance(by: .milliseconds(300))
+    #expect(subscriber.values == ["con"])  // "conduit" came without demand
+
+    subscriber.request(.max(1))
+    queries.send("swift")
+    scheduler.advance(by: .milliseconds(300))
+    queries.send(completion: .finished)
+    scheduler.advance()
+    #expect(subscriber.events == [.subscription, .value("con"), .value("swift"), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  /// The article's counter-example: a model whose sink captures it strongly.
+  final class LeakingSearchModel {
+    let queries = PassthroughSubject<String, Never>()
+    var searches: [String] = []
+    var cancellable: AnyCancellable?
+
+    init() {
+      cancellable = queries.sink { query in self.searches.append(query) }
+    }
+  }
+
+  /// "Check for leaks with Swift Testing": a model whose sink captures it strongly is reported,
+  /// by its type and the line where it was tracked, ahead of the framework objects its pipeline
+  /// keeps alive.
+  @Test func aModelThatCapturesItselfIsReported() {
+    weak var escaped: LeakingSearchModel?
+    var trackedLine = 0
+    let failure = #expect(throws: LeakCheckFailure.self) {
+      try withLeakCheck(timeout: .milliseconds(20)) { tracker in
+        let (model, line) = (tracker.track(LeakingSearchModel()), #line)
+        trackedLine = line
+        escaped = model
+        model.queries.send("conduit")
+      }
+    }
+    #expect(failure?.survivors.first?.typeName.hasSuffix("LeakingSearchModel") == true)
+    #expect(failure?.survivors.first?.line == trackedLine)
+    #expect((failure?.survivors.count ?? 0) > 1)
+
+    // Only the cycle keeps the model alive; breaking it frees everything, so that the suite's
+    // own leak check passes.
+    #expect(escaped != nil)
+    escaped?.cancellable?.cancel()
+    #expect(escaped == nil)
+  }
+}
+
+#if canImport(XCTest)
+  /// "Check for leaks with XCTest".
+  final class TestingPipelinesArticleXCTests: XCTestCase {
+    func testTheModelGoesAwayAtTheEndOfTheTest() {
+      let scheduler = DispatchQueue.test
+      let model = TestingPipelinesArticleTests.SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+      trackForLeaks(model)
+      model.queries.send("conduit")
+      scheduler.advance(by: .milliseconds(300))
+      XCTAssertEqual(model.searches, ["conduit"])
+    }
+  }
+#endif
