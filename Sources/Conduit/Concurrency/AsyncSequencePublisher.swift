@@ -25,7 +25,11 @@ import Synchronization
 /// say) always has demand left, and receives `.finished` as soon as the sequence ends.
 ///
 /// Cancelling cancels the task, so a cancellation-aware sequence (`AsyncStream`, say) stops
-/// waiting at once, and lets go of the subscriber. Nothing reaches the subscriber after a
+/// waiting at once, and lets go of the subscriber. A sequence learns of a cancellation only
+/// inside `next()`, so whenever the cancel comes (before the task has started, while it waits
+/// for demand, or between two pulls) the subscription calls `next()` once more in the cancelled
+/// task and drops what it returns: an `AsyncStream`'s `onTermination` runs, and its producer
+/// stops. A sequence that ignores cancellation keeps that last task until its `next()` returns. Nothing reaches the subscriber after a
 /// `cancel()` made from inside its own `receive(_:)`. A `cancel()` from another thread may cross
 /// a delivery already under way: the element whose delivery had begun still arrives (but no
 /// element pulled after it), and so may the completion, finished or failed, whose delivery had
@@ -163,6 +167,8 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
       cancelled.store(true, ordering: .relaxed)
       released.task?.cancel()
       released.waiter?.resume()
+      // Cancelled before the task started: the sequence still hears of it.
+      if let base = released.base { tellCancelledBeforeIterating(base) }
       // What the machine held leaves here, after the lock: the subscriber's deinit may call back in.
       withExtendedLifetime(released) {}
     }
@@ -185,11 +191,15 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
           await waitForDemand()
           continue
         case .stop:
+          await Self.tellCancelled(&iterator)
           return
         }
       }
-      // A cancel from inside the last `receive(_:)` must not cost the sequence another pull.
-      guard !cancelled.load(ordering: .relaxed) else { return }
+      // After a cancel from inside the last `receive(_:)`, the next pull only tells the sequence.
+      guard !cancelled.load(ordering: .relaxed) else {
+        await Self.tellCancelled(&iterator)
+        return
+      }
       let element: Base.Element?
       do throws(Base.Failure) {
         element = try await iterator.next(isolation: nil)
@@ -207,6 +217,13 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     }
   }
 
+  /// Tells a sequence the subscription was cancelled, the one way a sequence can hear it: a call
+  /// of `next()` in a cancelled task, whose result is dropped.
+  @inlinable
+  static func tellCancelled(_ iterator: inout Base.AsyncIterator) async {
+    _ = try? await iterator.next(isolation: nil)
+  }
+
   @inlinable
   func waitForDemand() async {
     await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
@@ -220,4 +237,14 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
     released.downstream?.receive(completion: completion)
     withExtendedLifetime(released) {}
   }
+}
+
+/// Tells a sequence whose iteration never started that its subscription was cancelled: calls
+/// `next()` once, from a cancelled task of its own that holds only the sequence.
+@usableFromInline
+func tellCancelledBeforeIterating<Base: AsyncSequence & Sendable>(_ base: Base) {
+  Task {
+    var iterator = base.makeAsyncIterator()
+    _ = try? await iterator.next(isolation: nil)
+  }.cancel()
 }

@@ -8,11 +8,14 @@ import Testing
 private final class PullLog: Sendable {
   let iterators = AwaitableCount()
   let pulls = AwaitableCount()
+  /// Pulls made in a cancelled task: how a cancelled subscription tells the sequence.
+  let pullsWhenCancelled = AwaitableCount()
   let freed = AwaitableCount()
 }
 
 /// 1, 2, … `count`, without suspending, recording each iterator made, each `next()` and each
-/// iterator freed (which a subscription's task does when it ends).
+/// iterator freed (which a subscription's task does when it ends). Like a cancellation-aware
+/// sequence, it ends when pulled in a cancelled task, and records that pull apart.
 private struct CountedSequence: AsyncSequence {
   typealias Element = Int
   typealias Failure = Never
@@ -33,6 +36,10 @@ private struct CountedSequence: AsyncSequence {
     var last = 0
 
     mutating func next() async -> Int? {
+      guard !Task.isCancelled else {
+        lifetime.log.pullsWhenCancelled.increment()
+        return nil
+      }
       lifetime.log.pulls.increment()
       guard last < count else { return nil }
       last += 1
@@ -175,6 +182,7 @@ struct AsyncSequencePublisherTests {
     subscriber.cancel()
     await log.freed.reach(1)
     #expect(log.pulls.value == 1)
+    #expect(log.pullsWhenCancelled.value == 1)
   }
 
   @Test func aSequenceIsPulledOnlyAsFarAsTheDemand() async {
@@ -232,6 +240,50 @@ struct AsyncSequencePublisherTests {
     #expect(subscriber.violations.isEmpty)
   }
 
+  // A cancel reaches an `AsyncStream` (its `onTermination` runs, so its producer can stop)
+  // whenever it comes: before the task has started, while it waits for demand, and (above)
+  // while it is inside `next()`. The time limit turns a cancel that never arrives into a failure.
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingBeforeTheTaskStartsTerminatesTheStream() async {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let terminated = AwaitableCount()
+    continuation.onTermination = { _ in terminated.increment() }
+    let cancellable = stream.publisher.sink { _ in }
+    cancellable.cancel()
+    await terminated.reach(1)
+    #expect(terminated.value == 1)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingBeforeAnyDemandTerminatesTheStream() async {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let terminated = AwaitableCount()
+    continuation.onTermination = { _ in terminated.increment() }
+    let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .none)
+    stream.publisher.subscribe(subscriber)
+    subscriber.cancel()
+    await terminated.reach(1)
+    #expect(terminated.value == 1)
+    #expect(subscriber.values.isEmpty)
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func cancellingWhileTheTaskWaitsForDemandTerminatesTheStream() async {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let terminated = AwaitableCount()
+    continuation.onTermination = { _ in terminated.increment() }
+    let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .max(1))
+    stream.publisher.subscribe(subscriber)
+    continuation.yield(1)
+    await subscriber.values(count: 1)
+    continuation.yield(2)
+    subscriber.cancel()
+    await terminated.reach(1)
+    #expect(terminated.value == 1)
+    #expect(subscriber.values == [1])
+    #expect(subscriber.completion == nil)
+  }
+
   @Test func cancelLetsGoOfTheSubscriberAtOnce() async {
     let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
     let terminated = AwaitableCount()
@@ -263,18 +315,23 @@ struct AsyncSequencePublisherTests {
     await log.freed.reach(1)
     #expect(subscriber.values == [1, 2, 3])
     #expect(log.pulls.value == 3)
+    // The cancel reaches the sequence through one pull in the cancelled task.
+    #expect(log.pullsWhenCancelled.value == 1)
     #expect(subscriber.completion == nil)
     #expect(subscriber.violations.isEmpty)
   }
 
-  @Test func cancellingBeforeTheFirstDemandNeverStartsTheTask() {
+  @Test func cancellingBeforeTheFirstDemandPullsNoElementButTellsTheSequence() async {
     let log = PullLog()
     let subscriber = AwaitingSubscriber<Int, Never>(initialDemand: .none)
     CountedSequence(count: 3, log: log).publisher.subscribe(subscriber)
     let subscription = subscriber.recorder.subscription
     subscriber.cancel()
     subscription?.request(.max(1))
-    #expect(log.iterators.value == 0)
+    await log.pullsWhenCancelled.reach(1)
+    await log.freed.reach(1)
+    #expect(log.iterators.value == 1)
+    #expect(log.pulls.value == 0)
     #expect(subscriber.values.isEmpty)
   }
 

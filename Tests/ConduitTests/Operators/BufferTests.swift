@@ -117,6 +117,17 @@ struct BufferTests {
     #expect(subscriber.events.count == 4)
   }
 
+  // DifferencesFromCombine §7: an upstream that fails during the buffer's initial request; Combine
+  // sends the failure before the subscription, Conduit the subscription, the values asked for
+  // from inside `receive(subscription:)`, then the failure.
+  @Test func aFailureDuringTheInitialRequestComesAfterTheSubscriptionAndTheValuesAskedFor() {
+    let subscriber = TestSubscriber<Int, BufferTestError>()
+    [1, 2].publisher.setFailureType(to: BufferTestError.self).append(Fail(error: .full))
+      .buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest)
+      .subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(.full))])
+  }
+
   // As in Combine: an overflow during the buffer's initial request, before its subscriber has
   // asked for anything, fails at the first request, after the buffered elements it asks for.
   @Test func anOverflowBeforeAnyDemandFailsAtTheFirstRequest() {

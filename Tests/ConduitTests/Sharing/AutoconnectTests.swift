@@ -7,6 +7,20 @@ import Testing
 
 @Suite(.leakChecked)
 struct AutoconnectTests {
+  // DifferencesFromCombine §8: the first subscriber leaves during `connect()` (it takes the
+  // value the connection sends and finishes); Conduit disconnects, so a later subscriber connects
+  // again and gets the value, where Combine stays connected and gives it nothing.
+  @Test func aFirstSubscriberThatLeavesDuringConnectDisconnectsSoTheNextOneConnectsAgain() {
+    let shared = CurrentValueSubject<Int, Never>(1).share()
+    let first = TestSubscriber<Int, Never>()
+    shared.first().subscribe(first)
+    #expect(first.events == [.subscription, .value(1), .completion(.finished)])
+    let later = TestSubscriber<Int, Never>()
+    shared.subscribe(later)
+    #expect(later.values == [1])
+    later.cancel()
+  }
+
   @Test func connectsOnFirstSubscriber() {
     let fixture = CountingUpstream()
     let (source, auto) = (fixture.source, fixture.autoconnected)

@@ -5,7 +5,8 @@ import Conduit
 final class AwaitableCount: Sendable {
   private struct State {
     var count = 0
-    var waiters: [(target: Int, continuation: UnsafeContinuation<Void, Never>)] = []
+    var nextWaiter = 0
+    var waiters: [(id: Int, target: Int, continuation: UnsafeContinuation<Void, Never>)] = []
   }
 
   // Guarded by its own lock.
@@ -25,15 +26,29 @@ final class AwaitableCount: Sendable {
     for continuation in reached { continuation.resume() }
   }
 
-  /// Returns once the count is at least `target`.
+  /// Returns once the count is at least `target`, or once the waiting task is cancelled (a
+  /// test's `.timeLimit` cancels it), so that a count that never comes fails the test rather than
+  /// hanging the run.
   func reach(_ target: Int) async {
-    await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
-      let reached = state.withLock { state -> Bool in
-        if state.count >= target { return true }
-        state.waiters.append((target, continuation))
-        return false
+    let id = state.withLock { state -> Int in
+      defer { state.nextWaiter += 1 }
+      return state.nextWaiter
+    }
+    await withTaskCancellationHandler {
+      await withUnsafeContinuation { (continuation: UnsafeContinuation<Void, Never>) in
+        let reached = state.withLock { state -> Bool in
+          if state.count >= target || Task.isCancelled { return true }
+          state.waiters.append((id, target, continuation))
+          return false
+        }
+        if reached { continuation.resume() }
       }
-      if reached { continuation.resume() }
+    } onCancel: {
+      let waiting = state.withLock { state -> UnsafeContinuation<Void, Never>? in
+        guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return state.waiters.remove(at: index).continuation
+      }
+      waiting?.resume()
     }
   }
 }
