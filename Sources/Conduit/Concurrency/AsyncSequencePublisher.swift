@@ -211,7 +211,11 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
         complete(.finished)
         return
       }
-      guard let downstream = state.withLock({ $0.downstreamForElement() }) else { return }
+      guard let downstream = state.withLock({ $0.downstreamForElement() }) else {
+        // Cancelled while the element was being pulled: it is dropped, and the sequence told.
+        await Self.tellCancelled(&iterator)
+        return
+      }
       if budget != .unlimited { budget -= 1 }
       budget += downstream.receive(element)
     }

@@ -264,6 +264,35 @@ struct AsyncBridgeStressTests {
     }
   }
 
+  // A cancel that comes at any moment (before the task started, while it waits for demand, while
+  // it is inside `next()`, between two pulls) reaches the stream: its `onTermination` runs, and
+  // nothing reaches the subscriber after the cancel but the one delivery already on its way.
+  @Test func aCancelAtAnyMomentTerminatesTheAsyncStream() async {
+    for round in 0..<Self.rounds {
+      let (stream, feed) = AsyncStream.makeStream(of: Int.self)
+      let terminated = AwaitableCount()
+      feed.onTermination = { _ in terminated.increment() }
+      let demand: Subscribers.Demand = [.none, .max(1), .max(3), .unlimited][round % 4]
+      let witness = TimeWitness<Int, Never>(initialDemand: demand, forbidden: { $0 == forbiddenValue })
+      stream.publisher.subscribe(witness)
+      await raceOnThreads(2) { thread in
+        jitter(round, thread, scale: 20)
+        if thread == 0 {
+          for index in 0..<10 { feed.yield(index) }
+        } else {
+          witness.cancelAndRecord()
+          feed.yield(forbiddenValue)
+        }
+      }
+      await terminated.reach(1)
+      var problem = witness.problemAfterCancel
+      if terminated.value != 1 { problem = problem ?? "onTermination ran \(terminated.value) times" }
+      if witness.recorder.completion != nil { problem = problem ?? "a completion after the cancel" }
+      #expect(problem == nil, "round \(round)")
+      if problem != nil { return }
+    }
+  }
+
   // MARK: Future.value, AsyncFuture
 
   @Test func everyTaskAwaitingAFutureGetsTheValueThatWonTheRaceToFulfilIt() async {
