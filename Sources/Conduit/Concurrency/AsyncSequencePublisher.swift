@@ -222,9 +222,12 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   }
 
   /// Tells a sequence the subscription was cancelled, the one way a sequence can hear it: a call
-  /// of `next()` in a cancelled task, whose result is dropped.
+  /// of `next()` in a cancelled task, whose result is dropped. The task cancels itself first: the
+  /// cancel that ended the subscription may not have reached it yet, and a `next()` that finds an
+  /// element buffered returns it without hearing of a cancel that comes after.
   @inlinable
   static func tellCancelled(_ iterator: inout Base.AsyncIterator) async {
+    withUnsafeCurrentTask { $0?.cancel() }
     _ = try? await iterator.next(isolation: nil)
   }
 
@@ -244,11 +247,12 @@ where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
 }
 
 /// Tells a sequence whose iteration never started that its subscription was cancelled: calls
-/// `next()` once, from a cancelled task of its own that holds only the sequence.
+/// `next()` once, from a task of its own that holds only the sequence and cancels itself first.
 @usableFromInline
 func tellCancelledBeforeIterating<Base: AsyncSequence & Sendable>(_ base: Base) {
   Task {
+    withUnsafeCurrentTask { $0?.cancel() }
     var iterator = base.makeAsyncIterator()
     _ = try? await iterator.next(isolation: nil)
-  }.cancel()
+  }
 }
