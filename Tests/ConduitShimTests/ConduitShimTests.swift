@@ -9,12 +9,16 @@ import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+// The leak checks, where Conduit backs the shim (see ShimLeakCheck.swift).
+#if !canImport(Combine)
+  import ConduitTesting
+#endif
 
 private final class Counter: ObservableObject {
   @Published var count = 0
 }
 
-@Suite(.shimLeakCheck)
+@Suite(.leakChecked(timeout: .seconds(5)))
 struct ConduitShimTests {
   @Test func aSubjectThroughOperatorsReachesASink() {
     let subject = PassthroughSubject<Int, Never>()
