@@ -26,7 +26,7 @@ struct LeakCheckFailureTests {
       failure?.description == """
         3 object(s) outlived the leak check:
           - ConduitTestingTests.LeakCheckFailureTests.Model (tracked at \(Self.fileID):\(trackedLine))
-          - SubjectSubscription<Subscribers.Sink<Int, Never>>
+          - SubjectDownstream<Subscribers.Sink<Int, Never>>
           - Subscribers.Sink<Int, Never>
         """)
     escaped?.cancellable = nil
@@ -47,7 +47,7 @@ struct LeakCheckFailureTests {
       failure?.description == """
         8 object(s) outlived the leak check:
           - FutureConduit<Subscribers.Sink<Int, Never>>
-          - 3 × SubjectSubscription<Subscribers.Sink<String, Never>>
+          - 3 × SubjectDownstream<Subscribers.Sink<String, Never>>
           - Subscribers.Sink<Int, Never>
           - 3 × Subscribers.Sink<String, Never>
         """)
@@ -65,7 +65,7 @@ struct LeakCheckFailureTests {
       failure?.description == """
         Live objects grew with the iterations: 4 alive after iteration 2, 8 after iteration 4.
         Still alive at the end:
-          - 4 × SubjectSubscription<Subscribers.Sink<Int, Never>>
+          - 4 × SubjectDownstream<Subscribers.Sink<Int, Never>>
           - 4 × Subscribers.Sink<Int, Never>
         """)
     kept.removeAll()

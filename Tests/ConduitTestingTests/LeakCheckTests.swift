@@ -82,7 +82,7 @@ struct LeakCheckTests {
   struct BodyError: Error {}
 
   static let sinkName = "Subscribers.Sink<Int, Never>"
-  static let subjectSinkName = "SubjectSubscription<Subscribers.Sink<Int, Never>>"
+  static let subjectSinkName = "SubjectDownstream<Subscribers.Sink<Int, Never>>"
   static let fileID = "ConduitTestingTests/LeakCheckTests.swift"
 
   // MARK: The check itself
@@ -177,7 +177,7 @@ struct LeakCheckTests {
     let assignName = "Subscribers.Assign<ConduitTestingTests.LeakCheckTests.Thermostat, Int>"
     #expect(
       failure?.survivors.map(\.typeName) == [
-        "ConduitTestingTests.LeakCheckTests.Thermostat", "SubjectSubscription<\(assignName)>", assignName,
+        "ConduitTestingTests.LeakCheckTests.Thermostat", "SubjectDownstream<\(assignName)>", assignName,
       ])
 
     escaped?.cancellable?.cancel()

@@ -60,7 +60,7 @@ struct LeakCheckedTraitTests {
       issue.comments.map(\.rawValue) == [
         """
         2 object(s) outlived the leak check:
-          - SubjectSubscription<Subscribers.Sink<Int, Never>>
+          - SubjectDownstream<Subscribers.Sink<Int, Never>>
           - Subscribers.Sink<Int, Never>
         """
       ] && issue.sourceLocation == test.sourceLocation

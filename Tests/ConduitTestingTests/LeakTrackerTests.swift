@@ -69,7 +69,7 @@ struct LeakTrackerTests {
     #expect(
       survivors.map(\.typeName) == [
         "ConduitTestingTests.LeakTrackerTests.Service", "ConduitTestingTests.LeakTrackerTests.Model",
-        "SubjectSubscription<Subscribers.Sink<Int, Never>>", "Subscribers.Sink<Int, Never>",
+        "SubjectDownstream<Subscribers.Sink<Int, Never>>", "Subscribers.Sink<Int, Never>",
       ])
     #expect(survivors.map(\.fileID) == [Self.fileID, Self.fileID, nil, nil])
     #expect(survivors.map(\.line) == lines.map { Optional($0) } + [nil, nil])

@@ -235,7 +235,7 @@ where Downstream.Failure == Never {
     var value: Value?
     var modelGone = false
     var released = Machine.Released()
-    state.drain { machine -> DeliveryStep<Machine.Work> in
+    state.drain { machine -> NextDelivery<Machine.Work> in
       guard started else {
         started = true
         return machine.runStarted()

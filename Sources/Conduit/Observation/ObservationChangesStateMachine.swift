@@ -91,7 +91,7 @@ struct ObservationChangesStateMachine<Downstream, Read, Value> {
   }
 
   /// A scheduled run starts; it owns delivery.
-  mutating func runStarted() -> DeliveryStep<Work> {
+  mutating func runStarted() -> NextDelivery<Work> {
     guard case .active = phase else { return .stop }
     if readOwed, let read {
       readOwed = false
@@ -106,7 +106,7 @@ struct ObservationChangesStateMachine<Downstream, Read, Value> {
   /// `value` are taken; a value held before and replaced leaves through `released`.
   mutating func next(
     adding more: inout Subscribers.Demand, value: inout Value?, modelGone: Bool, released: inout Released
-  ) -> DeliveryStep<Work> {
+  ) -> NextDelivery<Work> {
     guard case .active = phase else { return .stop }
     demand += more
     more = .none
@@ -137,7 +137,7 @@ struct ObservationChangesStateMachine<Downstream, Read, Value> {
     return Released(downstream: downstream.take(), read: read.take(), held: held.take())
   }
 
-  private mutating func deliverHeldOrGiveBack() -> DeliveryStep<Work> {
+  private mutating func deliverHeldOrGiveBack() -> NextDelivery<Work> {
     if demand > .none, held != nil, let downstream {
       if demand != .unlimited { demand -= 1 }
       return .perform(.deliver(downstream, held.take()!))

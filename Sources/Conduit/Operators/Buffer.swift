@@ -455,7 +455,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     var more = initial
     var delivered = initialCount
     var refills = true
-    state.drain { state -> DeliveryStep<Machine.Step> in
+    state.drain { state -> NextDelivery<Machine.Step> in
       let step = state.nextStep(adding: more)
       switch step {
       case .deliver: return .perform(step)

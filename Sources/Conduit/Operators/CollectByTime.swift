@@ -215,7 +215,7 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
 
   /// The owner's next step.
   @inlinable
-  mutating func nextStep() -> DeliveryStep<Work> {
+  mutating func nextStep() -> NextDelivery<Work> {
     switch phase {
     case .terminal:
       return .performAndStop(.release)

@@ -453,7 +453,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     var value: Input?
     var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
-    state.drain { state -> DeliveryStep<Machine.Step> in
+    state.drain { state -> NextDelivery<Machine.Step> in
       let step = state.machine.nextStep(adding: more, value: &value, completion: &completion)
       switch step {
       case .deliver:

@@ -333,7 +333,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @inlinable
   mutating func nextStep(
     adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
-  ) -> DeliveryStep<Work> {
+  ) -> NextDelivery<Work> {
     switch phase {
     case .awaitingSubscription, .subscribed, .outerFinished:
       var forwards = false

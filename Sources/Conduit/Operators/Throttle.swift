@@ -424,7 +424,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
     var upstream: (any Subscription)?
-    state.drain { state -> DeliveryStep<Machine.Step> in
+    state.drain { state -> NextDelivery<Machine.Step> in
       let step = state.machine.nextStep(adding: more, value: &value, completion: &completion, releasing: &upstream)
       switch step {
       case .deliver:

@@ -523,7 +523,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
     var upstream: (any Subscription)?
-    state.drain { state -> DeliveryStep<Machine.Step> in
+    state.drain { state -> NextDelivery<Machine.Step> in
       let step = state.machine.nextStep(
         adding: more, forwardingTo: &forward, value: &value, completion: &completion, releasing: &upstream)
       switch step {

@@ -342,7 +342,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   @inlinable
   func drain(adding more: Subscribers.Demand) {
     var more = more
-    state.drain { state -> DeliveryStep<Step> in
+    state.drain { state -> NextDelivery<Step> in
       if more > 0, state.receiver != nil { state.demand += more }
       guard let receiver = state.receiver else {
         state.delivery.giveBack()

@@ -9,14 +9,14 @@ struct ObservationChangesStateMachineTests {
   typealias Machine = ObservationChangesStateMachine<String, String, Int>
 
   /// The work of a step, or `nil` when the run stops.
-  private func work(_ step: DeliveryStep<Machine.Work>) -> Machine.Work? {
+  private func work(_ step: NextDelivery<Machine.Work>) -> Machine.Work? {
     switch step {
     case .perform(let work), .performAndStop(let work): work
     case .stop: nil
     }
   }
 
-  private func generation(of step: DeliveryStep<Machine.Work>) -> UInt64? {
+  private func generation(of step: NextDelivery<Machine.Work>) -> UInt64? {
     guard case .read(_, let generation) = work(step) else { return nil }
     return generation
   }
@@ -24,7 +24,7 @@ struct ObservationChangesStateMachineTests {
   /// Ends a run after the read returned `read`: what the run does next.
   private func afterRead(
     _ machine: inout Machine, _ read: Int?, modelGone: Bool = false, more: Subscribers.Demand = .none
-  ) -> DeliveryStep<Machine.Work> {
+  ) -> NextDelivery<Machine.Work> {
     var more = more
     var value = read
     var released = Machine.Released()

@@ -223,7 +223,7 @@ private func describe(_ action: Machine.Action) -> String {
   }
 }
 
-private func describe(_ step: DeliveryStep<Machine.Work>) -> String {
+private func describe(_ step: NextDelivery<Machine.Work>) -> String {
   switch step {
   case .perform(let work): "perform " + describe(work)
   case .performAndStop(let work): "stop " + describe(work)

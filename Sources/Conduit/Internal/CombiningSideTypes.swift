@@ -1,5 +1,0 @@
-import Synchronization
-
-/// The `CombiningSideLink` of an upstream of `Input` values. Never instantiated.
-@usableFromInline
-enum CombiningSideTypes<Parent: CombiningLink, Input>: CombiningSideLink {}

@@ -1,0 +1,240 @@
+import Synchronization
+
+// Sequences: delivers a sequence's elements on demand (`Publishers.Sequence`, `Record`).
+// One file: the subscription and what it publishes for.
+
+/// Delivers the elements of a sequence on demand, then a completion.
+///
+/// Shared by `Publishers.Sequence` and `Record`. Delivery is trampolined: a `request` made from
+/// inside `receive(_:)` only adds demand, and the loop already running picks it up, so a
+/// subscriber that asks for one element at a time never grows the stack. The loop takes no lock
+/// per element; it checks an atomic flag for cancellation, and goes back to the lock only when
+/// the demand it holds is spent.
+@usableFromInline
+final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+where Downstream.Input == Elements.Element {
+  @usableFromInline
+  struct State {
+    @usableFromInline
+    var demand = Subscribers.Demand.none
+    /// Which thread runs the delivery loop, and with it owns `iterator` and `downstream` (see
+    /// `DeliveryOwnership`). The loop holds the demand it took outside the lock, so a `request`
+    /// made meanwhile only posts demand.
+    @usableFromInline
+    var delivery = DeliveryOwnership()
+    @usableFromInline
+    var terminated = false
+    /// The sequence, for `description` and `customMirror` only, as Combine describes the
+    /// subscription; let go when the subscription ends.
+    @usableFromInline
+    var sequence: Elements?
+
+    @inlinable
+    init(sequence: Elements?) {
+      self.sequence = sequence
+    }
+  }
+
+  // Guarded by its own lock.
+  @usableFromInline
+  let state: Locked<State>
+  // Set once by `cancel`, read without the lock by the delivery loop.
+  @usableFromInline
+  let cancelled = Atomic<Bool>(false)
+  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
+  @usableFromInline @exclusivity(unchecked)
+  var downstream: Downstream?
+  // Owned like `downstream`; released with it, since it may hold the sequence and whatever the
+  // sequence captured (a lazy `map`'s closure, say).
+  @usableFromInline @exclusivity(unchecked)
+  var iterator: Elements.Iterator?
+  // Owned like `downstream`: the element after the one just delivered, read ahead so the
+  // completion follows the last element without waiting for more demand.
+  @usableFromInline @exclusivity(unchecked)
+  var upcoming: Elements.Element?
+  @usableFromInline
+  let completion: Subscribers.Completion<Downstream.Failure>
+  @usableFromInline
+  let census: CensusToken
+  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
+  @usableFromInline
+  let handle: (SequenceSubscription, SubscriptionRequest) -> Void
+  // Immutable: which publisher this subscription serves, for its description.
+  @usableFromInline
+  let kind: SequenceSubscriptionKind
+
+  /// The sequence while the subscription publishes, as Combine describes it; once it has ended,
+  /// "Sequence", or "Cancelled Events" for a `Record`. Worked out only when asked for.
+  @usableFromInline
+  var description: String {
+    // Described out of the lock: a sequence's description is its own code.
+    guard let sequence = state.withLock({ $0.sequence }) else {
+      return kind == .record ? "Cancelled Events" : "Sequence"
+    }
+    return String(describing: sequence)
+  }
+
+  /// The sequence (empty once the subscription has ended) and, for a `Record`, its completion,
+  /// as Combine reflects them.
+  @usableFromInline
+  var customMirror: Mirror {
+    let sequence: Any = state.withLock { $0.sequence } ?? [Elements.Element]()
+    switch kind {
+    case .sequence:
+      return Mirror(self, children: CollectionOfOne<Mirror.Child>(("sequence", sequence)))
+    case .record:
+      let children: [Mirror.Child] = [("sequence", sequence), ("completion", completion)]
+      return Mirror(self, children: children)
+    }
+  }
+
+  @usableFromInline
+  var playgroundDescription: Any { description }
+
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+
+  /// Subscribes `downstream` to the elements of `sequence` followed by `completion`. An empty
+  /// sequence completes at once, with `Subscriptions.empty`.
+  @inlinable
+  static func start(
+    _ sequence: Elements, then completion: Subscribers.Completion<Downstream.Failure>,
+    downstream: Downstream, kind: SequenceSubscriptionKind
+  ) {
+    var iterator = sequence.makeIterator()
+    guard let first = iterator.next() else {
+      downstream.receive(subscription: Subscriptions.empty)
+      downstream.receive(completion: completion)
+      return
+    }
+    let subscription = SequenceSubscription(
+      sequence: sequence, iterator: iterator, first: first, completion: completion, downstream: downstream,
+      kind: kind)
+    downstream.receive(subscription: subscription)
+  }
+
+  @inlinable
+  init(
+    sequence: Elements, iterator: Elements.Iterator, first: Elements.Element,
+    completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, kind: SequenceSubscriptionKind
+  ) {
+    census = CensusToken(SequenceSubscription.self, inheritingFrom: downstream)
+    state = Locked(State(sequence: sequence))
+    self.iterator = iterator
+    self.upcoming = first
+    self.completion = completion
+    self.downstream = downstream
+    self.kind = kind
+    handle = SubscriptionRequest.dispatcher()
+  }
+
+  @usableFromInline
+  func request(_ demand: Subscribers.Demand) {
+    handle(self, .demand(demand))
+  }
+
+  @usableFromInline
+  func cancel() {
+    handle(self, .cancel)
+  }
+
+  @inlinable
+  func handleDemand(_ demand: Subscribers.Demand) {
+    // As in Combine, a request for nothing changes nothing.
+    guard demand != .none else { return }
+    let owns = state.withLock { state -> Bool in
+      guard !state.terminated else { return false }
+      state.demand += demand
+      return state.delivery.claim()
+    }
+    if owns { deliver() }
+  }
+
+  @inlinable
+  func handleCancel() {
+    guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    // The sequence leaves after the lock: its deinit is not ours to run under it.
+    var sequence: Elements?
+    let owns = state.withLock { state -> Bool in
+      state.terminated = true
+      swap(&sequence, &state.sequence)
+      return state.delivery.claim()
+    }
+    // The delivery loop, if one is running, sees the flag and releases everything itself.
+    if owns { release() }
+  }
+
+  /// Runs while this thread owns delivery. Takes the demand granted so far, delivers it, and
+  /// goes back for more until the demand is spent, the sequence ends or the subscriber cancels.
+  @inlinable
+  func deliver() {
+    guard let downstream else { return }
+    var demand = takeGrantedDemand()
+    while let granted = demand {
+      var remaining = granted
+      while remaining > 0 {
+        guard !cancelled.load(ordering: .relaxed), let element = upcoming else {
+          release()
+          return
+        }
+        if remaining != .unlimited { remaining -= 1 }
+        upcoming = iterator!.next()
+        let more = downstream.receive(element)
+        if more != .none { remaining += more }
+        if upcoming == nil {
+          finish()
+          return
+        }
+      }
+      demand = takeGrantedDemand()
+    }
+  }
+
+  /// The demand granted since the last look, or `nil` when there is none (delivery is then
+  /// handed back) or the subscription was cancelled (everything is then released).
+  @inlinable
+  func takeGrantedDemand() -> Subscribers.Demand? {
+    let (granted, cancelled) = state.withLock { state -> (Subscribers.Demand, Bool) in
+      if state.terminated { return (.none, true) }
+      if state.demand == .none { state.delivery.giveBack() }
+      defer { state.demand = .none }
+      return (state.demand, false)
+    }
+    if cancelled { release() }
+    return granted == .none ? nil : granted
+  }
+
+  @inlinable
+  func finish() {
+    // The sequence leaves after the lock: its deinit is not ours to run under it.
+    var sequence: Elements?
+    let shouldComplete = state.withLock { state -> Bool in
+      defer { state.terminated = true }
+      swap(&sequence, &state.sequence)
+      return !state.terminated
+    }
+    let downstream = self.downstream
+    release()
+    if shouldComplete && !cancelled.load(ordering: .relaxed) {
+      downstream?.receive(completion: completion)
+    }
+  }
+
+  @inlinable
+  func release() {
+    downstream = nil
+    upcoming = nil
+    iterator = nil
+  }
+}
+
+/// What a `SequenceSubscription` publishes for, which decides how it describes itself.
+@usableFromInline
+enum SequenceSubscriptionKind {
+  /// A `Publishers.Sequence`: described by its sequence while it publishes, "Sequence" after.
+  case sequence
+  /// A `Record`: described by its recorded output while it publishes, "Cancelled Events" after,
+  /// and reflected with its completion too.
+  case record
+}
