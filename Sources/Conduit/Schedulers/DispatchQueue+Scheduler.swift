@@ -27,8 +27,10 @@ extension DispatchQueue: Scheduler {
     // Sound: the caller hands `action` over to this queue, which runs it once, after `async`
     // returns and after everything the caller did before (Dispatch orders the two); the
     // scheduler contract is that the action runs on the scheduler, not on the caller's thread.
-    let handedOver = UncheckedSendable(value: action)
-    async(group: options.group, qos: options.qos, flags: options.flags) { handedOver.value() }
+    // Cast, not wrapped: a wrapping closure is one more allocation per scheduled action
+    // (Benchmarks: "receive(on:) a serial DispatchQueue, one producer, per value").
+    let handedOver = unsafeBitCast(action, to: (@Sendable () -> Void).self)
+    async(group: options.group, qos: options.qos, flags: options.flags, execute: handedOver)
   }
 
   /// Performs the action on this queue no earlier than `date`.

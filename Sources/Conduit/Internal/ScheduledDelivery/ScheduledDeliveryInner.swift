@@ -57,7 +57,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   }
 
   @inlinable
-  func receive(subscription: any Subscription) {
+  final func receive(subscription: any Subscription) {
     guard state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
       return
@@ -71,18 +71,18 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   }
 
   @inlinable
-  func receive(_ input: Input) -> Subscribers.Demand {
+  final func receive(_ input: Input) -> Subscribers.Demand {
     if state.withLock({ $0.receive(input) }) { scheduleRun() }
     return .none
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>) {
+  final func receive(completion: Subscribers.Completion<Failure>) {
     if state.withLock({ $0.receive(completion: completion) }) { scheduleRun() }
   }
 
   @inlinable
-  func scheduleRun() {
+  final func scheduleRun() {
     if let delay {
       scheduler.schedule(
         after: scheduler.now.advanced(by: delay.interval), tolerance: delay.tolerance, options: options
@@ -93,13 +93,13 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   }
 
   @inlinable
-  func run() {
+  final func run() {
     drain(state.withLock { $0.run() })
   }
 
   /// Performs `first`, then every step the machine gives the owner after it.
   @inlinable
-  func drain(_ first: Machine.Step) {
+  final func drain(_ first: Machine.Step) {
     var step = first
     while true {
       switch step {
@@ -120,12 +120,12 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   }
 
   @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
+  final func request(_ demand: Subscribers.Demand) {
     state.withLock { $0.runningUpstream }?.request(demand)
   }
 
   @usableFromInline
-  func cancel() {
+  final func cancel() {
     guard let (upstream, ownsDelivery, dropped) = state.withLock({ $0.cancel() }) else { return }
     withExtendedLifetime(dropped) {}
     upstream?.cancel()

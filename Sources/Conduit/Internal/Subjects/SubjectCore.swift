@@ -25,31 +25,21 @@ import Synchronization
 /// - `SubjectSubscription` is the `Subscription` the subscriber receives. It forwards `request` and
 ///   `cancel` to the member and forgets it once the subscription ends, so that a subscriber that
 ///   keeps its subscription does not keep itself alive through the member.
-/// - `SubjectDelivery` is the vocabulary of delivery below (claims, handing over, the current
-///   thread's flag).
 ///
 /// A `cancel()` goes: subscription (forgets the member) → core (a `leave` event, performed at once or
 /// queued for the owner of delivery) → member (taken off the list, drops the subscription, released).
 /// A value goes: core (claims delivery) → each member's `offer` → subscriber. `SubjectSubscriber`,
 /// which subscribes a subject to a publisher, is the other direction and not part of the engine.
 ///
-/// Delivery is owned by one thread at a time, for all of the subject's subscribers at once.
-/// Whichever thread takes `ownership` from 0 to 1 delivers; a thread that finds it taken
-/// (another sender, or a `send`, `subscribe` or `cancel` made from inside `receive`) queues what
-/// it has and bumps the count, and the owner delivers the queue before it lets go. So calls into
-/// a subscriber never overlap, each subscriber sees the values in the order they were queued,
-/// and nothing is ever called while a lock is held. The list of subscribers belongs to the owner,
-/// which is why joining and leaving go through the queue too. An uncontended `send` to a
-/// passthrough subject is two atomic operations and no lock, whatever the number of subscribers.
-///
-/// A sender that only queues is cheaper than the owner that delivers, so a thread that happened
-/// to own delivery (one that subscribed, say) could be kept delivering another thread's stream
-/// forever. The sender pays instead: once an owner has delivered `successionThreshold` queued
-/// events, it offers to hand over, and the next thread that queues a value (and is not itself
-/// delivering for a subject) takes the offer, waits for the owner to finish the event in hand,
-/// and delivers the rest itself. It waits at most `successionPatience`; if the owner is still
-/// busy (a subscriber blocked on the sender's thread, say), it goes back to only queueing, so the
-/// wait can slow a sender but never deadlock it.
+/// Delivery is owned by one thread at a time, for all of the subject's subscribers at once, through
+/// the core's `Serializer`: a thread that finds delivery taken (another sender, or a `send`,
+/// `subscribe` or `cancel` made from inside `receive`) queues what it has, and the owner delivers
+/// the queue before it lets go. So calls into a subscriber never overlap, each subscriber sees the
+/// values in the order they were queued, and nothing is ever called while a lock is held. The list
+/// of subscribers belongs to the owner, which is why joining and leaving go through the queue too.
+/// An uncontended `send` to a passthrough subject is two atomic operations and no lock, whatever
+/// the number of subscribers. The serializer also hands delivery over to a sender that has
+/// waited long enough, and makes senders wait while more than its bound of values is queued.
 ///
 /// Its sending path is `@inlinable` so that it is specialized for the subject's element type in
 /// the caller's module; generic code that is not specialized looks up type metadata on every
@@ -71,9 +61,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   @usableFromInline
   typealias Member = Unmanaged<SubjectMember>
   @usableFromInline
-  typealias Claim = SubjectDelivery.Claim
-  @usableFromInline
-  typealias Succession = SubjectDelivery.Succession
+  typealias Claim = Serializer<Event>.Claim
 
   // Guarded by its own lock.
   @usableFromInline
@@ -93,25 +81,9 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   // read without it to skip the lock once set.
   @usableFromInline
   let downstreamDemanded = Atomic<Bool>(false)
-  // The number of deliveries owed: 0 means nobody owns delivery.
+  // Who delivers, what waits for the owner of delivery, and the bound on it.
   @usableFromInline
-  let ownership = Atomic<Int>(0)
-  // Where the handing over of delivery stands; see the type's comment and `Succession`.
-  @usableFromInline
-  let succession = Atomic<Int>(Succession.none)
-  // Written by an owner before it hands over, read by its successor after: the count it owes.
-  @usableFromInline
-  let handedOverCount = Atomic<Int>(0)
-  // Signalled by an owner when it has handed over to the successor waiting on it. Made by the
-  // first of the two to need it: most subjects never hand over.
-  @usableFromInline
-  let successorWakeStorage = AtomicLazyReference<DispatchSemaphore>()
-  // Guards `queue`.
-  @usableFromInline
-  let queueLock = Locked<Void>(())
-  // Guarded by `queueLock`: what was posted while another thread owned delivery.
-  @usableFromInline @exclusivity(unchecked)
-  final var queue: [Event] = []
+  let serializer = Serializer<Event>()
   // Owned by the thread that owns delivery: the members that have joined, each retained once.
   // A buffer of unmanaged references, so that a delivery neither retains the list nor its
   // members; only the owner changes it, and never while it is delivering a value. `nil` until a
@@ -156,12 +128,6 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     if let members { UnsafeMutableRawPointer(members).deallocate() }
   }
 
-  /// The semaphore a successor waits on and its owner signals.
-  @inlinable
-  final var successorWake: DispatchSemaphore {
-    successorWakeStorage.load() ?? successorWakeStorage.storeIfNil(DispatchSemaphore(value: 0))
-  }
-
   /// This core as the current-value subject's core it is; only when `tracksCurrentValue`.
   @inlinable @inline(__always)
   final var currentValueCore: CurrentValueSubjectCore<Output, Failure> {
@@ -200,7 +166,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
       settle(claimed, .value(value))
       return
     }
-    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+    if serializer.claim() {
       broadcast(value)
       endDelivery()
     } else {
@@ -282,7 +248,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     // The subscriber joins first, so that it gets whatever is sent from inside
     // `receive(subscription:)`, but it is not called until that has returned: what comes
     // meanwhile waits for it, in order.
-    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
+    if serializer.claim() {
       // As the owner of delivery, this thread is the only one that could call the subscriber,
       // and it will not before it lets go.
       join(member)
@@ -316,7 +282,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   @usableFromInline
   final func ownsDeliveryWhileSubscribing() -> Bool {
     subscribingOwner.load(ordering: .relaxed) == currentThreadIdentity()
-      && ownership.load(ordering: .acquiring) == 1
+      && serializer.owedCount == 1
   }
 
   // MARK: Delivery
@@ -338,15 +304,13 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   /// order they changed the state. `settle` then does the rest, outside the lock.
   @inlinable @inline(__always)
   final func claim(_ event: Event) -> Claim {
-    if ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged { return .deliver }
-    return enqueue(event)
+    serializer.claim(event)
   }
 
   /// Queues `event` for the owner of delivery.
   @inlinable
   final func enqueue(_ event: Event) -> Claim {
-    queueLock.withLock { _ in queue.append(event) }
-    return ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 ? .drain : .queued
+    serializer.enqueue(event)
   }
 
   /// What `claim` left to do with `event`.
@@ -359,101 +323,21 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     case .drain:
       drain(missed: 1)
     case .queued:
-      if case .value = event, succession.load(ordering: .relaxed) == Succession.offered { succeed() }
+      if case .value = event { serializer.afterQueued(value: true) { self.process($0) } }
     case .nothing:
       break
     }
   }
 
-  /// Takes an owner's offer to hand delivery over, if this thread may: see the type's comment.
-  @inlinable
-  final func succeed() {
-    // A thread that is delivering for a subject never waits for another: two owners waiting for
-    // each other's subjects would otherwise wait out their patience on every value.
-    guard !SubjectDelivery.isDelivering,
-      succession.compareExchange(
-        expected: Succession.offered, desired: Succession.claimed, ordering: .acquiringAndReleasing
-      ).exchanged
-    else { return }
-    if successorWake.wait(timeout: .now() + SubjectDelivery.successionPatience) == .timedOut {
-      let (withdrawn, _) = succession.compareExchange(
-        expected: Succession.claimed, desired: Succession.none, ordering: .acquiringAndReleasing)
-      if withdrawn { return }
-      // The owner handed over just as the wait ran out; its signal is on its way.
-      successorWake.wait()
-    }
-    let owed = handedOverCount.load(ordering: .relaxed)
-    succession.store(Succession.none, ordering: .relaxed)
-    drain(missed: owed)
-  }
-
-  /// Gives delivery to the thread that claimed it, unless it has stopped waiting: what is left of
-  /// the batch in hand goes back to the front of the queue, and the successor takes over the
-  /// count this owner owes. Returns whether it handed over.
-  @inlinable
-  final func handOver(_ rest: ArraySlice<Event>, owed: Int) -> Bool {
-    guard
-      succession.compareExchange(
-        expected: Succession.claimed, desired: Succession.handedOver, ordering: .acquiringAndReleasing
-      ).exchanged
-    else { return false }
-    // The successor reads none of this before the signal.
-    if !rest.isEmpty {
-      queueLock.withLock { _ in queue.insert(contentsOf: rest, at: 0) }
-    }
-    handedOverCount.store(owed, ordering: .relaxed)
-    successorWake.signal()
-    return true
-  }
-
   /// Releases the ownership of delivery the caller holds; delivers whatever was posted meanwhile.
   @inlinable
   final func endDelivery() {
-    if !ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
-      drain(missed: 1)
-    }
+    serializer.endDirect { self.process($0) }
   }
 
   @inlinable
   final func drain(missed: Int) {
-    SubjectDelivery.whileDelivering { drainQueue(owed: missed) }
-  }
-
-  @inlinable
-  final func drainQueue(owed: Int) {
-    var owed = owed
-    // Events handled in this drain, counted towards offering to hand over.
-    var handled = 0
-    while true {
-      let events = queueLock.withLock { _ in
-        defer { queue = [] }
-        return queue
-      }
-      var index = events.startIndex
-      while index < events.endIndex {
-        process(events[index])
-        index += 1
-        handled += 1
-        if handled >= SubjectDelivery.successionThreshold {
-          switch succession.load(ordering: .acquiring) {
-          case Succession.none:
-            succession.store(Succession.offered, ordering: .releasing)
-          case Succession.claimed:
-            if handOver(events[index...], owed: owed) { return }
-          default:
-            break
-          }
-        }
-      }
-      if handled >= SubjectDelivery.successionThreshold {
-        // Withdraw the offer before letting go; a thread that took it gets delivery instead.
-        let (withdrawn, current) = succession.compareExchange(
-          expected: Succession.offered, desired: Succession.none, ordering: .acquiringAndReleasing)
-        if !withdrawn && current == Succession.claimed && handOver([], owed: owed) { return }
-      }
-      owed = ownership.wrappingSubtract(owed, ordering: .acquiringAndReleasing).newValue
-      if owed == 0 { return }
-    }
+    serializer.drain(missed: missed) { self.process($0) }
   }
 
   /// Called by the owner of delivery.
@@ -622,56 +506,6 @@ struct SubjectState {
 
   @inlinable
   init() {}
-}
-
-/// The vocabulary of subjects' delivery (see `SubjectCore`): what a thread must do after it
-/// changed a subject's state, the states of handing delivery over, how long a sender waits to take
-/// over, and whether the current thread is delivering.
-@usableFromInline
-enum SubjectDelivery {
-  /// Queued events an owner delivers before it offers to hand over.
-  @usableFromInline static let successionThreshold = 16
-  /// How long a sender waits for an owner to finish the event in hand.
-  @usableFromInline static let successionPatience = DispatchTimeInterval.milliseconds(10)
-
-  @TaskLocal static var delivering = false
-
-  /// Whether this thread is delivering queued events for a subject.
-  @usableFromInline
-  static var isDelivering: Bool { delivering }
-
-  /// Runs `body`, during which `isDelivering` is true on this thread.
-  @usableFromInline
-  static func whileDelivering(_ body: () -> Void) {
-    $delivering.withValue(true, operation: body)
-  }
-
-  /// What a thread that changed a subject's state must do about the event it made; see
-  /// `SubjectCore.claim`.
-  @usableFromInline
-  enum Claim {
-    /// It owns delivery: it handles the event, then lets go.
-    case deliver
-    /// It queued the event and found nobody owning delivery: it delivers the queue.
-    case drain
-    /// It queued the event for the owner.
-    case queued
-    /// There is no event (the subject had completed).
-    case nothing
-  }
-
-  /// The states of `SubjectCore.succession`.
-  @usableFromInline
-  enum Succession {
-    /// No owner offers to hand over.
-    @usableFromInline static let none = 0
-    /// The owner has delivered enough queued events and will hand over to a thread that claims.
-    @usableFromInline static let offered = 1
-    /// A thread waits to take over at the owner's next event.
-    @usableFromInline static let claimed = 2
-    /// The owner has let go; the thread that claimed owns delivery.
-    @usableFromInline static let handedOver = 3
-  }
 }
 
 /// Which of Conduit's subjects a `SubjectCore` drives: what its subscribers get on joining,

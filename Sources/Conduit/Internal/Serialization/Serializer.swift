@@ -1,0 +1,319 @@
+import Dispatch
+import Synchronization
+
+/// Serializes the delivery of events that several threads post: one thread at a time owns
+/// delivery and handles every event, in the order they were posted; the others post and leave.
+/// It keeps `DeliveryOwnership`'s contract (claim, post, drain, give back), with a count of the
+/// deliveries owed in an atomic instead of a locked flag, and adds fairness and a bound:
+///
+/// - **Claim.** A thread that finds nobody owning delivery (`claim()`) handles its own event
+///   directly, then calls `endDirect(_:)`, which drains whatever was posted meanwhile. An
+///   uncontended event costs two atomic operations and no lock.
+/// - **Post.** A thread that finds delivery owned queues its event (`enqueue(_:)`) and bumps
+///   the count; if the count was 0 it owns delivery after all and drains (`drain(missed:_:)`).
+/// - **Drain and give back.** The owner handles the queue batch by batch and subtracts from
+///   the count what it owed before each batch; it gives delivery back when the count reaches 0,
+///   so an event posted after that finds nobody owning delivery and is handled by its poster.
+/// - **Fairness.** A sender that only queues is cheaper than the owner that delivers, so an
+///   owner could be kept delivering another thread's stream for ever. Once an owner has
+///   handled `successionThreshold` queued events it offers to hand over; the next thread that
+///   posts a value (and is not itself delivering) takes the offer, waits for the owner to finish
+///   the event in hand, and delivers the rest itself. It waits at most `patience`, so a
+///   succession can slow a sender but never deadlock it.
+/// - **Bound.** More than `backlogBound` events queued and not yet handled: a thread that posts
+///   and is not itself delivering waits until the owner has brought the backlog down to half
+///   the bound, as Combine's senders wait on a subject's lock. A thread that is delivering never
+///   waits (re-entrant sends and cycles between subjects cannot deadlock), and a sender gives up
+///   waiting when the owner handled nothing for `roomPatience` (an owner blocked on the sender
+///   itself, say): the bound slows senders to the pace of delivery and never deadlocks them.
+///
+/// Its methods are `@inlinable` so that a subject's sending path is specialized for the
+/// subject's element type in the caller's module ("PassthroughSubject.send, 1 sink, per value").
+@usableFromInline
+struct Serializer<Event>: ~Copyable {
+  /// Events queued and not yet handled beyond which a sender that is not delivering waits.
+  @usableFromInline static var backlogBound: Int { 1_024 }
+  /// Queued events an owner delivers before it offers to hand over.
+  @usableFromInline static var successionThreshold: Int { 16 }
+  /// How long a successor waits for the owner to finish the event in hand.
+  @usableFromInline static var patience: DispatchTimeInterval { .milliseconds(10) }
+  /// How long a sender waits for room while the owner handles nothing.
+  @usableFromInline static var roomPatience: DispatchTimeInterval { .milliseconds(50) }
+
+  /// What a thread that posted must do next.
+  @usableFromInline
+  enum Claim {
+    /// It owns delivery: it handles its event, then calls `endDirect(_:)`.
+    case deliver
+    /// It queued the event and found nobody owning delivery: it calls `drain(missed: 1, _:)`.
+    case drain
+    /// It queued the event for the owner: it calls `afterQueued(value:)`.
+    case queued
+    /// There is no event (the stream had ended).
+    case nothing
+  }
+
+  /// Where the handing over of delivery stands.
+  @usableFromInline
+  enum Succession {
+    /// No owner offers to hand over.
+    @usableFromInline static var none: Int { 0 }
+    /// The owner has delivered enough queued events and hands over to a thread that claims.
+    @usableFromInline static var offered: Int { 1 }
+    /// A thread waits to take over at the owner's next event.
+    @usableFromInline static var claimed: Int { 2 }
+    /// The owner has let go; the thread that claimed owns delivery.
+    @usableFromInline static var handedOver: Int { 3 }
+  }
+
+  // The number of deliveries owed: 0 means nobody owns delivery.
+  @usableFromInline
+  let owed = Atomic<Int>(0)
+  // Guarded by its own lock: what was posted while another thread owned delivery.
+  @usableFromInline
+  let queue = Locked<[Event]>([])
+  // Events queued and not yet handled; changed with the queue, under its lock, and by the owner
+  // as it handles them.
+  @usableFromInline
+  let backlog = Atomic<Int>(0)
+  // Senders waiting for the backlog to shrink, each woken by one signal of `room`.
+  @usableFromInline
+  let waiting = Atomic<Int>(0)
+  // Where the handing over of delivery stands (`Succession`).
+  @usableFromInline
+  let succession = Atomic<Int>(Succession.none)
+  // Written by an owner before it hands over, read by its successor after: the count it owes.
+  @usableFromInline
+  let handedOverCount = Atomic<Int>(0)
+  // Signalled by an owner when it hands over to the successor waiting on it; made by the first
+  // of the two that needs it, as is `roomStorage`: most serializers never hand over or wait.
+  @usableFromInline
+  let successorWakeStorage = AtomicLazyReference<DispatchSemaphore>()
+  // Signalled once per waiting sender when the backlog has come down.
+  @usableFromInline
+  let roomStorage = AtomicLazyReference<DispatchSemaphore>()
+
+  @inlinable
+  init() {}
+
+  /// Claims delivery if nobody owns it; the caller then handles its event and calls
+  /// `endDirect(_:)`. It does not call out, so it may run under the caller's lock: events
+  /// claimed under one lock are handled in the order they changed the caller's state.
+  @inlinable @inline(__always)
+  func claim() -> Bool {
+    owed.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
+  }
+
+  /// Claims delivery for `event`, or queues it for the owner.
+  @inlinable @inline(__always)
+  func claim(_ event: Event) -> Claim {
+    claim() ? .deliver : enqueue(event)
+  }
+
+  /// Queues `event` for the owner of delivery.
+  @inlinable
+  func enqueue(_ event: Event) -> Claim {
+    queue.withLock { queue in
+      queue.append(event)
+      backlog.wrappingAdd(1, ordering: .relaxed)
+    }
+    return owed.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 ? .drain : .queued
+  }
+
+  /// Whether the owner of delivery is this thread, further up its stack.
+  @inlinable
+  var isDeliveringOnThisThread: Bool { Serializing.isDelivering }
+
+  /// What a thread whose event was queued for the owner does: a sender of a value takes an
+  /// owner's offer to hand over, or waits while the backlog is beyond the bound.
+  @inlinable
+  func afterQueued(value: Bool, _ process: (Event) -> Void) {
+    guard value else { return }
+    if succession.load(ordering: .relaxed) == Succession.offered {
+      succeed(process)
+    } else if backlog.load(ordering: .relaxed) > Self.backlogBound {
+      waitForRoom()
+    }
+  }
+
+  /// Gives delivery back after handling an event directly; handles whatever was posted meanwhile.
+  @inlinable
+  func endDirect(_ process: (Event) -> Void) {
+    if !owed.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+      drain(missed: 1, process)
+    }
+  }
+
+  /// Handles the queue as the owner of delivery, owing `missed` deliveries, until it gives
+  /// delivery back or hands it over.
+  @inlinable
+  func drain(missed: Int, _ process: (Event) -> Void) {
+    Serializing.whileDelivering { drainQueue(owed: missed, process) }
+  }
+
+  @inlinable
+  func drainQueue(owed start: Int, _ process: (Event) -> Void) {
+    var owes = start
+    // Events handled in this drain, counted towards offering to hand over.
+    var handled = 0
+    while true {
+      let events = queue.withLock { queue in
+        defer { queue = [] }
+        return queue
+      }
+      var index = events.startIndex
+      while index < events.endIndex {
+        process(events[index])
+        index += 1
+        handled += 1
+        madeProgress()
+        if handled >= Self.successionThreshold {
+          switch succession.load(ordering: .acquiring) {
+          case Succession.none:
+            succession.store(Succession.offered, ordering: .releasing)
+          case Succession.claimed:
+            if handOver(events[index...], owed: owes) { return }
+          default:
+            break
+          }
+        }
+      }
+      if handled >= Self.successionThreshold {
+        // Withdraw the offer before letting go; a thread that took it gets delivery instead.
+        let (withdrawn, current) = succession.compareExchange(
+          expected: Succession.offered, desired: Succession.none, ordering: .acquiringAndReleasing)
+        if !withdrawn && current == Succession.claimed && handOver([], owed: owes) { return }
+      }
+      owes = owed.wrappingSubtract(owes, ordering: .acquiringAndReleasing).newValue
+      if owes == 0 { return }
+    }
+  }
+
+  /// One queued event handled: wakes the waiting senders once the backlog is down to half the
+  /// bound.
+  @inlinable @inline(__always)
+  func madeProgress() {
+    let left = backlog.wrappingSubtract(1, ordering: .relaxed).newValue
+    if left <= Self.backlogBound / 2 && waiting.load(ordering: .sequentiallyConsistent) > 0 {
+      wakeWaiting()
+    }
+  }
+
+  @usableFromInline
+  func wakeWaiting() {
+    let count = waiting.exchange(0, ordering: .sequentiallyConsistent)
+    for _ in 0..<count { room.signal() }
+  }
+
+  /// Waits, as a sender that is not delivering, until the backlog is back within the bound, or
+  /// until the owner has handled nothing for `roomPatience`.
+  @usableFromInline
+  func waitForRoom() {
+    guard !Serializing.isDelivering else { return }
+    var seen = backlog.load(ordering: .relaxed)
+    while seen > Self.backlogBound {
+      waiting.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      if backlog.load(ordering: .sequentiallyConsistent) > Self.backlogBound / 2 {
+        if room.wait(timeout: .now() + Self.roomPatience) == .success {
+          seen = backlog.load(ordering: .relaxed)
+          continue
+        }
+      }
+      // Not waiting (any more): withdraw, or take the signal an owner that counted this thread
+      // among the waiting has sent or is about to send.
+      if !withdrawWaiting() { room.wait() }
+      let now = backlog.load(ordering: .relaxed)
+      // No progress for a whole patience: the owner may be waiting on this thread.
+      if now >= seen { return }
+      seen = now
+    }
+  }
+
+  /// Takes this thread off the count of waiting senders: `false` if an owner took the count
+  /// already (its signal is then this thread's).
+  @usableFromInline
+  func withdrawWaiting() -> Bool {
+    var current = waiting.load(ordering: .sequentiallyConsistent)
+    while current > 0 {
+      let (exchanged, found) = waiting.compareExchange(
+        expected: current, desired: current - 1, ordering: .sequentiallyConsistent)
+      if exchanged { return true }
+      current = found
+    }
+    return false
+  }
+
+  /// Takes an owner's offer to hand delivery over, if this thread may.
+  @inlinable
+  func succeed(_ process: (Event) -> Void) {
+    // A thread that is delivering never waits for another: two owners waiting for each other
+    // would otherwise wait out their patience on every value.
+    guard !Serializing.isDelivering,
+      succession.compareExchange(
+        expected: Succession.offered, desired: Succession.claimed, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return }
+    if successorWake.wait(timeout: .now() + Self.patience) == .timedOut {
+      let (withdrawn, _) = succession.compareExchange(
+        expected: Succession.claimed, desired: Succession.none, ordering: .acquiringAndReleasing)
+      if withdrawn { return }
+      // The owner handed over just as the wait ran out; its signal is on its way.
+      successorWake.wait()
+    }
+    let owes = handedOverCount.load(ordering: .relaxed)
+    succession.store(Succession.none, ordering: .relaxed)
+    drain(missed: owes, process)
+  }
+
+  /// Gives delivery to the thread that claimed it, unless it has stopped waiting: what is left
+  /// of the batch in hand goes back to the front of the queue, and the successor takes over the
+  /// count this owner owes. Returns whether it handed over.
+  @inlinable
+  func handOver(_ rest: ArraySlice<Event>, owed owes: Int) -> Bool {
+    guard
+      succession.compareExchange(
+        expected: Succession.claimed, desired: Succession.handedOver, ordering: .acquiringAndReleasing
+      ).exchanged
+    else { return false }
+    // The successor reads none of this before the signal.
+    if !rest.isEmpty {
+      queue.withLock { queue in queue.insert(contentsOf: rest, at: 0) }
+    }
+    handedOverCount.store(owes, ordering: .relaxed)
+    successorWake.signal()
+    return true
+  }
+
+  @inlinable
+  var successorWake: DispatchSemaphore {
+    successorWakeStorage.load() ?? successorWakeStorage.storeIfNil(DispatchSemaphore(value: 0))
+  }
+
+  @inlinable
+  var room: DispatchSemaphore {
+    roomStorage.load() ?? roomStorage.storeIfNil(DispatchSemaphore(value: 0))
+  }
+
+  /// The number of deliveries owed, for a caller that must know whether anything waits.
+  @inlinable
+  var owedCount: Int { owed.load(ordering: .acquiring) }
+
+  /// Events queued and not yet handled, for tests.
+  @inlinable
+  var backlogCount: Int { backlog.load(ordering: .relaxed) }
+}
+
+/// Whether the current thread is delivering queued events for a `Serializer`.
+@usableFromInline
+enum Serializing {
+  @TaskLocal static var delivering = false
+
+  @usableFromInline
+  static var isDelivering: Bool { delivering }
+
+  /// Runs `body`, during which `isDelivering` is true on this thread.
+  @usableFromInline
+  static func whileDelivering(_ body: () -> Void) {
+    $delivering.withValue(true, operation: body)
+  }
+}
