@@ -4,6 +4,8 @@
 // requests, a scheduler) delivers through the contract stated on `DeliveryOwnership` below: one
 // thread at a time owns delivery, the others post their work and leave it to the owner.
 // - `DeliveryOwnership.swift`: the contract, the ownership flag and the owner's loop (`Locked.drain`).
+// - `Serializer.swift`: the same contract with an atomic count, a queue of events, hand-over to
+//   a waiting sender and a bound on the backlog; subjects deliver through it.
 // - `Locked.swift`: the lock around every operator's state (`Mutex`, made visible to TSan).
 // - `ValueQueue.swift`: the queue of values waiting for demand or for the owner.
 // - `PendingCompletion.swift`: a completion kept without naming its failure type.
@@ -35,9 +37,11 @@
 ///   a synchronous source that answers each value with more demand does not grow the stack.
 ///
 /// Three specialised forms keep the same contract without the lock, each for a measured reason:
-/// - `SubjectCore` and `CombiningSubscription` count the deliveries owed in an atomic instead of
-///   a locked flag: the flag costs about as much again as "PassthroughSubject.send, 1 sink, per
-///   value" (see the two "reference: one delivery per value claimed by …" workloads).
+/// - `Serializer` (subjects) and `CombiningSubscription` count the deliveries owed in an atomic
+///   instead of a locked flag: the flag costs about as much again as "PassthroughSubject.send,
+///   1 sink, per value" (see the two "reference: one delivery per value claimed by …"
+///   workloads). `Serializer` also queues the events itself, hands delivery over to a waiting
+///   sender, and bounds its backlog.
 /// - `TriggeredSubscription` counts the depth of nested calls into downstream:
 ///   `drop(untilOutputFrom:)` and `prefix(untilOutputFrom:)` pass upstream's values straight
 ///   through, nested when a synchronous upstream delivers from inside a request made inside
