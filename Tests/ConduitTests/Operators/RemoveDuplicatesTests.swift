@@ -113,7 +113,7 @@ struct RemoveDuplicatesTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
       upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
       upstream.send(1)
     }
@@ -123,7 +123,7 @@ struct RemoveDuplicatesTests {
 
   @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
       upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
       upstream.send(completion: .finished)
     }
@@ -133,7 +133,7 @@ struct RemoveDuplicatesTests {
 
   @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
       upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
       upstream.subscriberAsSubscription?.request(.max(1))
     }
@@ -143,7 +143,7 @@ struct RemoveDuplicatesTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
       let subscriber = RecordingSubscriber<Int, ParityError>()
       upstream.removeDuplicates().subscribe(subscriber)
       subscriber.subscription?.request(.none)
