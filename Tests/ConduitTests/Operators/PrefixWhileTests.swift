@@ -124,7 +124,7 @@ struct PrefixWhileTests {
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.prefix { _ in true }.subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.prefix { _ in true }.subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -134,7 +134,7 @@ struct PrefixWhileTests {
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
-      let subscriber = RecordingSubscriber<Int, ParityError>()
+      let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .none)
       upstream.prefix { _ in true }.subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

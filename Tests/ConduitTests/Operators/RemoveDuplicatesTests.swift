@@ -114,7 +114,7 @@ struct RemoveDuplicatesTests {
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -124,7 +124,7 @@ struct RemoveDuplicatesTests {
   @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(completion: .finished)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -134,7 +134,7 @@ struct RemoveDuplicatesTests {
   @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.subscriberAsSubscription?.request(.max(1))
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -144,7 +144,7 @@ struct RemoveDuplicatesTests {
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
-      let subscriber = RecordingSubscriber<Int, ParityError>()
+      let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .none)
       upstream.removeDuplicates().subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

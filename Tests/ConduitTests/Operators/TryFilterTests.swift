@@ -113,7 +113,7 @@ struct TryFilterTests {
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -123,7 +123,7 @@ struct TryFilterTests {
   @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(completion: .finished)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -133,7 +133,7 @@ struct TryFilterTests {
   @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.subscriberAsSubscription?.request(.max(1))
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -143,7 +143,7 @@ struct TryFilterTests {
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
-      let subscriber = RecordingSubscriber<Int, any Error>()
+      let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
       upstream.tryFilter { _ in true }.subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

@@ -132,7 +132,7 @@ struct TryPrefixWhileTests {
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.tryPrefix { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.tryPrefix { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -115,7 +115,7 @@ struct TryRemoveDuplicatesTests {
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
-      upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(RecordingSubscriber<Int, any Error>())
+      upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
