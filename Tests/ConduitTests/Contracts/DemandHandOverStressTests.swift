@@ -17,12 +17,12 @@ struct DemandHandOverStressTests {
   /// (OpenCombine's Combine-verified `DropTests.testLateSubscription`: the subscriber has
   /// `.subscription("Drop")` before the upstream has sent a subscription).
   @Test func dropFirstHandsTheSubscriberItsSubscriptionBeforeTheUpstreamHasSentOne() {
-    let source = PumpSource(count: 20, emitsOnRequest: true, subscribesImmediately: false)
+    let source = HandDrivenUpstream<Int, Never>(pumping: 0..<20, emitsOnRequest: true, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
     source.dropFirst(4).subscribe(subscriber)
     #expect(subscriber.events == [.subscription])
 
-    source.giveSubscription()
+    source.sendSubscription()
     #expect(source.totalRequested == .max(14))
     #expect(subscriber.values == Array(4..<14))
     subscriber.cancel()
@@ -84,7 +84,7 @@ struct DemandHandOverStressTests {
   }
 
   @Test func dropFirstLetsGoOfASubscriberThatKeepsItsSubscriptionAtCancel() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     weak var weakHolder: SubscriptionKeeper<Int, Never>?
     do {
       let holder = SubscriptionKeeper<Int, Never>(initialDemand: .max(1))
@@ -99,7 +99,7 @@ struct DemandHandOverStressTests {
   // MARK: - dropFirst: what held
 
   @Test func dropFirstSumsRequestsMadeInsideReceiveSubscriptionAndFromAnotherThread() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = CallbackSubscriber<Int, Never>(onSubscription: { subscription in
       subscription.request(.max(1))
       subscription.request(.max(2))
@@ -114,7 +114,7 @@ struct DemandHandOverStressTests {
   }
 
   @Test func dropFirstCancelInsideReceiveSubscriptionAsksUpstreamForNothing() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = CallbackSubscriber<Int, Never>(onSubscription: { subscription in
       subscription.request(.max(2))
       subscription.cancel()
@@ -133,13 +133,13 @@ struct DemandHandOverStressTests {
 
   @Test func dropFirstDemandOverflowBecomesUnlimited() {
     for initial in [Subscribers.Demand.unlimited, .max(Int.max), .max(Int.max - 1)] {
-      let upstream = HandDrivenPublisher<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>(initialDemand: initial)
       upstream.dropFirst(3).subscribe(subscriber)
       #expect(upstream.link?.requests == [.unlimited])
       subscriber.cancel()
     }
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.dropFirst(Int.max).subscribe(subscriber)
     subscriber.request(.unlimited)
@@ -187,16 +187,19 @@ struct DemandHandOverStressTests {
   /// A subscriber's cancel on another thread races the request `dropFirst` makes once the
   /// subscriber's `receive(subscription:)` has returned.
   @Test func dropFirstCancelRacingTheFirstUpstreamRequest() {
-    typealias Round = (source: PumpSource, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (source: HandDrivenUpstream<Int, Never>, subscriber: TestSubscriber<Int, Never>)
     let problem = race(
       rounds: 3_000,
       setup: { () -> Round in
-        let round: Round = (PumpSource(count: 8, emitsOnRequest: true, subscribesImmediately: false), TestSubscriber())
+        let round: Round = (
+          HandDrivenUpstream<Int, Never>(pumping: 0..<8, emitsOnRequest: true, sendsSubscription: false),
+          TestSubscriber()
+        )
         round.source.dropFirst(2).subscribe(round.subscriber)
         return round
       },
       sides: [
-        { round in round.source.giveSubscription() },
+        { round in round.source.sendSubscription() },
         { round in
           var spins = 0
           while round.subscriber.subscription == nil && spins < 100_000 { spins += 1 }
@@ -217,19 +220,19 @@ struct DemandHandOverStressTests {
 
   /// A request from another thread while the subscriber is still inside `receive(subscription:)`.
   @Test func dropFirstRequestFromAnotherThreadDuringReceiveSubscription() {
-    typealias Round = (source: PumpSource, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (source: HandDrivenUpstream<Int, Never>, subscriber: TestSubscriber<Int, Never>)
     let problem = race(
       rounds: 3_000,
       setup: { () -> Round in
         let round: Round = (
-          PumpSource(count: 20, emitsOnRequest: true, subscribesImmediately: false),
+          HandDrivenUpstream<Int, Never>(pumping: 0..<20, emitsOnRequest: true, sendsSubscription: false),
           TestSubscriber(initialDemand: .max(1))
         )
         round.source.dropFirst(2).subscribe(round.subscriber)
         return round
       },
       sides: [
-        { round in round.source.giveSubscription() },
+        { round in round.source.sendSubscription() },
         { round in
           var spins = 0
           while round.subscriber.subscription == nil && spins < 100_000 { spins += 1 }
@@ -253,12 +256,12 @@ struct DemandHandOverStressTests {
   /// once, for `.unlimited`.
   @Test func firstRequestRacingSendSubscriptionAsksTheUpstreamExactlyOnce() {
     typealias Round = (
-      subject: PassthroughSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>, upstream: LockedSpySubscription
+      subject: PassthroughSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>, upstream: SpySubscription
     )
     let problem = race(
       rounds: 20_000,
       setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), TestSubscriber(initialDemand: .none), LockedSpySubscription())
+        let round: Round = (PassthroughSubject(), TestSubscriber(initialDemand: .none), SpySubscription())
         round.subject.subscribe(round.subscriber)
         return round
       },
@@ -278,14 +281,14 @@ struct DemandHandOverStressTests {
   @Test func twoFirstRequestsRacingTwoUpstreamsAskEachUpstreamOnce() {
     typealias Round = (
       subject: PassthroughSubject<Int, Never>, subscribers: [TestSubscriber<Int, Never>],
-      upstreams: [LockedSpySubscription]
+      upstreams: [SpySubscription]
     )
     let problem = race(
       rounds: 10_000,
       setup: { () -> Round in
         let round: Round = (
           PassthroughSubject(), [TestSubscriber(initialDemand: .none), TestSubscriber(initialDemand: .none)],
-          [LockedSpySubscription(), LockedSpySubscription()]
+          [SpySubscription(), SpySubscription()]
         )
         for subscriber in round.subscribers { round.subject.subscribe(subscriber) }
         return round
@@ -314,7 +317,7 @@ struct DemandHandOverStressTests {
   @Test func relayCancelledWhileTheFirstRequestAcknowledges() {
     typealias Round = (
       subject: PassthroughSubject<Int, Never>, subscriber: TestSubscriber<Int, Never>,
-      upstream: HandDrivenPublisher<Int, Never>, token: AnyCancellable
+      upstream: HandDrivenUpstream<Int, Never>, token: AnyCancellable
     )
     let problem = race(
       rounds: 10_000,
@@ -322,7 +325,7 @@ struct DemandHandOverStressTests {
         let subject = PassthroughSubject<Int, Never>()
         let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
         subject.subscribe(subscriber)
-        let upstream = HandDrivenPublisher<Int, Never>()
+        let upstream = HandDrivenUpstream<Int, Never>()
         let token = upstream.subscribe(subject)
         return (subject, subscriber, upstream, token)
       },
@@ -337,7 +340,7 @@ struct DemandHandOverStressTests {
         if link.requests.count > 1 || link.requests.contains(where: { $0 != .unlimited }) {
           return "upstream asked for \(link.requests)"
         }
-        let later = LockedSpySubscription()
+        let later = SpySubscription()
         round.subject.send(subscription: later)
         if later.requests != [.unlimited] { return "later upstream asked for \(later.requests)" }
         return nil
@@ -697,7 +700,7 @@ private final class CallbackSubscriber<Input, Failure: Error>: Subscriber, @unch
     var valuesInsideReceiveSubscription = 0
   }
 
-  private let state = Locked(HandDrivenBox(State()))
+  private let state = Locked(State())
   private let onSubscription: (any Subscription) -> Void
   private let onValue: (Input) -> Void
 
@@ -706,32 +709,32 @@ private final class CallbackSubscriber<Input, Failure: Error>: Subscriber, @unch
     self.onValue = onValue
   }
 
-  var subscription: (any Subscription)? { state.withLock { $0.value.subscription } }
-  var events: [String] { state.withLock { $0.value.events } }
-  var valuesInsideReceiveSubscription: Int { state.withLock { $0.value.valuesInsideReceiveSubscription } }
+  var subscription: (any Subscription)? { state.withLock { $0.subscription } }
+  var events: [String] { state.withLock { $0.events } }
+  var valuesInsideReceiveSubscription: Int { state.withLock { $0.valuesInsideReceiveSubscription } }
 
   /// Cancels and forgets the subscription.
   func cancel() {
     state.withLock { state -> (any Subscription)? in
-      defer { state.value.subscription = nil }
-      return state.value.subscription
+      defer { state.subscription = nil }
+      return state.subscription
     }?.cancel()
   }
 
   func receive(subscription: any Subscription) {
     state.withLock {
-      $0.value.subscription = subscription
-      $0.value.events.append("subscription")
-      $0.value.insideReceiveSubscription = true
+      $0.subscription = subscription
+      $0.events.append("subscription")
+      $0.insideReceiveSubscription = true
     }
     onSubscription(subscription)
-    state.withLock { $0.value.insideReceiveSubscription = false }
+    state.withLock { $0.insideReceiveSubscription = false }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     state.withLock {
-      $0.value.events.append("\(input)")
-      if $0.value.insideReceiveSubscription { $0.value.valuesInsideReceiveSubscription += 1 }
+      $0.events.append("\(input)")
+      if $0.insideReceiveSubscription { $0.valuesInsideReceiveSubscription += 1 }
     }
     onValue(input)
     return .none
@@ -740,37 +743,26 @@ private final class CallbackSubscriber<Input, Failure: Error>: Subscriber, @unch
   func receive(completion: Subscribers.Completion<Failure>) {
     state.withLock {
       if case .finished = completion {
-        $0.value.events.append("finished")
+        $0.events.append("finished")
       } else {
-        $0.value.events.append("failed")
+        $0.events.append("failed")
       }
-      $0.value.subscription = nil
+      $0.subscription = nil
     }
   }
 }
 
 /// A value behind a lock, in a class so that escaping closures and tuples can share it.
 private final class LockedBox<Value>: @unchecked Sendable {
-  private let state: Locked<HandDrivenBox<Value>>
+  private let state: Locked<Value>
 
   init(_ value: Value) {
-    state = Locked(HandDrivenBox(value))
+    state = Locked(value)
   }
 
   func withLock<R>(_ body: (inout Value) -> R) -> R {
-    state.withLock { body(&$0.value) }
+    state.withLock { body(&$0) }
   }
-}
-
-/// A subscription that records its requests, safe to call from any thread.
-private final class LockedSpySubscription: Subscription, @unchecked Sendable {
-  private let state = Locked<(requests: [Subscribers.Demand], cancels: Int)>(([], 0))
-
-  var requests: [Subscribers.Demand] { state.withLock { $0.requests } }
-  var cancelCount: Int { state.withLock { $0.cancels } }
-
-  func request(_ demand: Subscribers.Demand) { state.withLock { $0.requests.append(demand) } }
-  func cancel() { state.withLock { $0.cancels += 1 } }
 }
 
 private struct UncheckedSubscription: @unchecked Sendable {

@@ -16,7 +16,7 @@ import Testing
     /// `testUpstreamFinishesImmediately`, initial demand `nil`, "Downstream should receive the
     /// result nonetheless": `[.subscription("Collect"), .value([]), .completion(.finished)]`).
     @Test func collectOfNothingPublishesWithoutDemand() {
-      let upstream = RecordingUpstream<Int, ParityFailure>()
+      let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
       let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .none, demandPerValue: .none)
       upstream.collect().subscribe(recorder)
       upstream.send(completion: .finished)
@@ -31,7 +31,7 @@ import Testing
     /// `.completion(.finished)`), `testCollectByCountReceiveCompletionBeforeSubscription`
     /// (`[.completion(.finished)]`).
     @Test func collectByCountPassesCompletionsItShouldNot() {
-      let cancelled = RecordingUpstream<Int, ParityFailure>()
+      let cancelled = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
       let cancelledRecorder = RecordingSubscriber<[Int], ParityFailure>(
         initialDemand: .unlimited, demandPerValue: .max(3))
       cancelled.collect(4).subscribe(cancelledRecorder)
@@ -41,7 +41,7 @@ import Testing
       #expect(cancelledRecorder.history == ["subscription(CollectByCount)", "finished"])
       release(cancelled, cancelledRecorder)
 
-      let twice = RecordingUpstream<Int, ParityFailure>()
+      let twice = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
       let twiceRecorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(3))
       twice.collect(1).subscribe(twiceRecorder)
       twice.send(completion: .finished)
@@ -49,7 +49,7 @@ import Testing
       #expect(twiceRecorder.history == ["subscription(CollectByCount)", "finished", "finished"])
       release(twice, twiceRecorder)
 
-      let early = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+      let early = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless, sendsSubscription: false)
       let earlyRecorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .none, demandPerValue: .none)
       early.collect(19).subscribe(earlyRecorder)
       early.send(completion: .finished)
@@ -80,7 +80,7 @@ import Testing
     /// "👉: request max: (42)" after "👉: receive cancel", with no "callback request demand").
     @Test func printLogsARequestAfterACancel() {
       let stream = SharedStream()
-      let upstream = RecordingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .none)
       upstream.print(to: stream).subscribe(subscriber)
       subscriber.subscription?.cancel()
@@ -97,7 +97,7 @@ import Testing
     /// Evidence (OpenCombine): SinkTests.swift `testReleasesClosuresAfterCancellationWithSubscription`.
     @Test func sinkCancelledWithASubscriptionReleasesItsClosures() {
       let (sink, capturedIsAlive) = sinkCapturingAnObject()
-      sink.receive(subscription: RecordingSubscription())
+      sink.receive(subscription: SpySubscription())
       sink.cancel()
       withExtendedLifetime(sink) { #expect(!capturedIsAlive()) }
     }

@@ -23,13 +23,13 @@ struct FlatteningRaceStressTests {
 
   @Test func switchToLatestCompletesOnceWhenTheUpstreamAndTheLatestInnerFinishOnTwoThreads() {
     typealias Round = (
-      upstream: PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>, inner: HandDrivenPublisher<Int, Never>,
+      upstream: PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>, inner: HandDrivenUpstream<Int, Never>,
       subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), HandDrivenPublisher(), TestSubscriber())
+        let round: Round = (PassthroughSubject(), HandDrivenUpstream(), TestSubscriber())
         round.upstream.switchToLatest().subscribe(round.subscriber)
         round.upstream.send(round.inner)
         return round
@@ -48,13 +48,13 @@ struct FlatteningRaceStressTests {
 
   @Test func flatMapCompletesOnceWhenTheUpstreamAndTheLastInnerFinishOnTwoThreads() {
     typealias Round = (
-      upstream: PassthroughSubject<Int, Never>, inner: HandDrivenPublisher<Int, Never>,
+      upstream: PassthroughSubject<Int, Never>, inner: HandDrivenUpstream<Int, Never>,
       subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), HandDrivenPublisher(), TestSubscriber())
+        let round: Round = (PassthroughSubject(), HandDrivenUpstream(), TestSubscriber())
         let inner = round.inner
         round.upstream.flatMap(maxPublishers: .max(1)) { _ in inner }.subscribe(round.subscriber)
         round.upstream.send(0)
@@ -128,13 +128,13 @@ struct FlatteningRaceStressTests {
 
   @Test func flatMapInnerFailureRacingValuesOfAnotherInner() {
     typealias Round = (
-      upstream: PassthroughSubject<Int, RaceError>, inners: [HandDrivenPublisher<Int, RaceError>],
+      upstream: PassthroughSubject<Int, RaceError>, inners: [HandDrivenUpstream<Int, RaceError>],
       subscriber: TestSubscriber<Int, RaceError>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (PassthroughSubject(), [HandDrivenPublisher(), HandDrivenPublisher()], TestSubscriber())
+        let round: Round = (PassthroughSubject(), [HandDrivenUpstream(), HandDrivenUpstream()], TestSubscriber())
         let inners = round.inners
         round.upstream.flatMap { inners[$0] }.subscribe(round.subscriber)
         round.upstream.send(0)
@@ -148,7 +148,7 @@ struct FlatteningRaceStressTests {
       check: { round in
         if round.subscriber.completion != .failure(.failed) { return "no failure" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
-        if round.inners[1].link?.isActive == true { return "the other inner is still subscribed" }
+        if round.inners[1].isActive == true { return "the other inner is still subscribed" }
         return nil
       })
     #expect(problem == nil)
@@ -162,7 +162,7 @@ struct FlatteningRaceStressTests {
   /// its inner's order, and calls into the subscriber never overlap or exceed its demand.
   @Test func flatMapInnersOnTwoThreadsAreGrantedOneValueMorePerValueDelivered() {
     typealias Round = (
-      upstream: PassthroughSubject<Int, Never>, inners: [HandDrivenPublisher<Int, Never>],
+      upstream: PassthroughSubject<Int, Never>, inners: [HandDrivenUpstream<Int, Never>],
       returned: [ReturnedDemandCount], subscriber: TestSubscriber<Int, Never>
     )
     let perInner = 3
@@ -170,7 +170,7 @@ struct FlatteningRaceStressTests {
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), [HandDrivenPublisher(), HandDrivenPublisher()],
+          PassthroughSubject(), [HandDrivenUpstream(), HandDrivenUpstream()],
           [ReturnedDemandCount(), ReturnedDemandCount()], TestSubscriber(initialDemand: .max(2 * perInner))
         )
         let inners = round.inners
@@ -181,11 +181,12 @@ struct FlatteningRaceStressTests {
       },
       sides: (0..<2).map { inner in
         { round in
-          let link = round.inners[inner].link!
+          let upstream = round.inners[inner]
+          let link = upstream.link!
           for index in 0..<perInner {
             // Sends only what was granted: requested, or returned by an earlier value.
             spin { link.requested > .max(index - round.returned[inner].count.load(ordering: .relaxed)) }
-            let answer = link.send(inner * 10 + index)
+            let answer = upstream.send(inner * 10 + index)
             if answer != .none { round.returned[inner].count.wrappingAdd(1, ordering: .relaxed) }
           }
         }
@@ -237,11 +238,11 @@ struct FlatteningRaceStressTests {
   }
 
   @Test func retryResubscribingWhileTheSubscriberCancels() {
-    typealias Round = (upstream: HandDrivenPublisher<Int, RaceError>, subscriber: TestSubscriber<Int, RaceError>)
+    typealias Round = (upstream: HandDrivenUpstream<Int, RaceError>, subscriber: TestSubscriber<Int, RaceError>)
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (HandDrivenPublisher(), TestSubscriber())
+        let round: Round = (HandDrivenUpstream(), TestSubscriber())
         round.upstream.retry(3).subscribe(round.subscriber)
         return round
       },
@@ -250,7 +251,7 @@ struct FlatteningRaceStressTests {
         { $0.subscriber.cancel() },
       ],
       check: { round in
-        if round.upstream.links.contains(where: \.isActive) { return "an upstream subscription is still active" }
+        if round.upstream.holdsAnySubscriber { return "an upstream subscription is still active" }
         if round.subscriber.completion != nil { return "completed after cancel" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
         return nil
@@ -260,13 +261,13 @@ struct FlatteningRaceStressTests {
 
   @Test func catchReplacingWhileTheSubscriberCancels() {
     typealias Round = (
-      upstream: HandDrivenPublisher<Int, RaceError>, replacement: HandDrivenPublisher<Int, RaceError>,
+      upstream: HandDrivenUpstream<Int, RaceError>, replacement: HandDrivenUpstream<Int, RaceError>,
       subscriber: TestSubscriber<Int, RaceError>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber())
+        let round: Round = (HandDrivenUpstream(), HandDrivenUpstream(), TestSubscriber())
         let replacement = round.replacement
         round.upstream.catch { _ in replacement }.subscribe(round.subscriber)
         return round
@@ -276,7 +277,7 @@ struct FlatteningRaceStressTests {
         { $0.subscriber.cancel() },
       ],
       check: { round in
-        if round.replacement.links.contains(where: \.isActive) { return "the replacement is still subscribed" }
+        if round.replacement.holdsAnySubscriber { return "the replacement is still subscribed" }
         if round.subscriber.completion != nil { return "completed after cancel" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
         return nil
@@ -285,11 +286,11 @@ struct FlatteningRaceStressTests {
   }
 
   @Test func bufferValuesAndCompletionRacingRequestsFromTwoThreads() {
-    typealias Round = (upstream: HandDrivenPublisher<Int, Never>, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (upstream: HandDrivenUpstream<Int, Never>, subscriber: TestSubscriber<Int, Never>)
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (HandDrivenPublisher(), TestSubscriber(initialDemand: .none))
+        let round: Round = (HandDrivenUpstream(), TestSubscriber(initialDemand: .none))
         round.upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(round.subscriber)
         return round
       },
@@ -316,13 +317,13 @@ struct FlatteningRaceStressTests {
 
   @Test func concatenateCarriesDemandRequestedWhileThePrefixFinishes() {
     typealias Round = (
-      prefix: HandDrivenPublisher<Int, Never>, suffix: HandDrivenPublisher<Int, Never>,
+      prefix: HandDrivenUpstream<Int, Never>, suffix: HandDrivenUpstream<Int, Never>,
       subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber(initialDemand: .none))
+        let round: Round = (HandDrivenUpstream(), HandDrivenUpstream(), TestSubscriber(initialDemand: .none))
         round.prefix.append(round.suffix).subscribe(round.subscriber)
         return round
       },
@@ -342,13 +343,13 @@ struct FlatteningRaceStressTests {
 
   @Test func prefixUntilOutputTriggerRacingUpstreamValues() {
     typealias Round = (
-      upstream: HandDrivenPublisher<Int, Never>, trigger: HandDrivenPublisher<Void, Never>,
+      upstream: HandDrivenUpstream<Int, Never>, trigger: HandDrivenUpstream<Void, Never>,
       subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
-        let round: Round = (HandDrivenPublisher(), HandDrivenPublisher(), TestSubscriber())
+        let round: Round = (HandDrivenUpstream(), HandDrivenUpstream(), TestSubscriber())
         round.upstream.prefix(untilOutputFrom: round.trigger).subscribe(round.subscriber)
         return round
       },
@@ -364,7 +365,7 @@ struct FlatteningRaceStressTests {
         if values != [] && values != [1] && values != [1, 2] { return "values \(values)" }
         if round.subscriber.completion != .finished { return "no completion" }
         if !round.subscriber.violations.isEmpty { return "\(round.subscriber.violations)" }
-        if round.upstream.link?.isActive == true { return "upstream still subscribed" }
+        if round.upstream.isActive == true { return "upstream still subscribed" }
         return nil
       })
     #expect(problem == nil)

@@ -102,7 +102,9 @@ private func upstream(_ name: String) -> AnyPublisher<Int, Never> {
   case "shareReplay": return erased.share(replay: 1).eraseToAnyPublisher()
   case "combineLatestTwoSequences": return erased.combineLatest(erased).map { $0.0 }.eraseToAnyPublisher()
   case "switchToLatestSequences": return erased.map { [$0].publisher }.switchToLatest().eraseToAnyPublisher()
-  case "pump": return PumpSource(count: probeCount, emitsOnRequest: true, finishes: true).eraseToAnyPublisher()
+  case "pump":
+    return HandDrivenUpstream<Int, Never>(pumping: 0..<probeCount, emitsOnRequest: true, finishes: true)
+      .eraseToAnyPublisher()
   default: fatalError("unknown upstream \(name)")
   }
 }
@@ -214,15 +216,16 @@ struct ReturnedDemandStressTests {
   /// every value, and is asked for 1 plus one per value, no more.
   @Test func switchToLatestFastPathRacingASwitchHandsOverExactlyTheOutstandingDemand() {
     typealias Round = (
-      upstream: PassthroughSubject<PumpSource, Never>, first: PumpSource, second: PumpSource,
+      upstream: PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>, first: HandDrivenUpstream<Int, Never>,
+      second: HandDrivenUpstream<Int, Never>,
       subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), PumpSource(count: 50, emitsOnRequest: false),
-          PumpSource(count: 20, emitsOnRequest: true, offset: 1_000),
+          PassthroughSubject(), HandDrivenUpstream<Int, Never>(pumping: 0..<50, emitsOnRequest: false),
+          HandDrivenUpstream<Int, Never>(pumping: 1_000..<1_020, emitsOnRequest: true),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1))
         )
         round.upstream.switchToLatest().subscribe(round.subscriber)
@@ -250,13 +253,14 @@ struct ReturnedDemandStressTests {
   /// value at a time: the inner publisher is asked for 1, plus one per value, plus each request.
   @Test func switchToLatestFastPathRacingRequestsKeepsDemandExact() {
     typealias Round = (
-      upstream: PassthroughSubject<PumpSource, Never>, source: PumpSource, subscriber: TestSubscriber<Int, Never>
+      upstream: PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>, source: HandDrivenUpstream<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), PumpSource(count: 60, emitsOnRequest: false),
+          PassthroughSubject(), HandDrivenUpstream<Int, Never>(pumping: 0..<60, emitsOnRequest: false),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1))
         )
         round.upstream.switchToLatest().subscribe(round.subscriber)
@@ -281,14 +285,15 @@ struct ReturnedDemandStressTests {
   /// The fast path racing the subscriber's cancel: nothing after cancel, inner cancelled, freed.
   @Test func switchToLatestFastPathRacingCancel() {
     typealias Round = (
-      upstream: PassthroughSubject<PumpSource, Never>, source: PumpSource, subscriber: TestSubscriber<Int, Never>,
+      upstream: PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>, source: HandDrivenUpstream<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>,
       atCancel: CountBox
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), PumpSource(count: 1_000, emitsOnRequest: false),
+          PassthroughSubject(), HandDrivenUpstream<Int, Never>(pumping: 0..<1_000, emitsOnRequest: false),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1)), CountBox()
         )
         round.upstream.switchToLatest().subscribe(round.subscriber)
@@ -318,14 +323,15 @@ struct ReturnedDemandStressTests {
   /// The fast path racing the upstream's failure: one failure, nothing after it.
   @Test func switchToLatestFastPathRacingUpstreamFailure() {
     typealias Round = (
-      upstream: PassthroughSubject<AnyPublisher<Int, ReturnedDemandError>, ReturnedDemandError>, source: PumpSource,
+      upstream: PassthroughSubject<AnyPublisher<Int, ReturnedDemandError>, ReturnedDemandError>,
+      source: HandDrivenUpstream<Int, Never>,
       subscriber: TestSubscriber<Int, ReturnedDemandError>
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), PumpSource(count: 1_000, emitsOnRequest: false),
+          PassthroughSubject(), HandDrivenUpstream<Int, Never>(pumping: 0..<1_000, emitsOnRequest: false),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1))
         )
         round.upstream.switchToLatest().subscribe(round.subscriber)
@@ -355,12 +361,16 @@ struct ReturnedDemandStressTests {
   /// Two upstreams deliver on two threads while the subscriber answers `.max(1)` to each
   /// output: every upstream is asked for exactly 1 plus one per output.
   @Test func combineLatestTwoSendersOnTwoThreadsAreEachAskedOncePerOutput() {
-    typealias Round = (first: PumpSource, second: PumpSource, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (
+      first: HandDrivenUpstream<Int, Never>, second: HandDrivenUpstream<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PumpSource(count: 80, emitsOnRequest: false), PumpSource(count: 80, emitsOnRequest: false, offset: 1_000),
+          HandDrivenUpstream<Int, Never>(pumping: 0..<80, emitsOnRequest: false),
+          HandDrivenUpstream<Int, Never>(pumping: 1_000..<1_080, emitsOnRequest: false),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1))
         )
         round.first.combineLatest(round.second).map { $0.0 + $0.1 }.subscribe(round.subscriber)
@@ -390,12 +400,16 @@ struct ReturnedDemandStressTests {
 
   /// A sender that emits from inside `request` while a third thread requests one at a time.
   @Test func combineLatestSenderEmittingFromRequestWhileAnotherThreadRequests() {
-    typealias Round = (first: PumpSource, second: PumpSource, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (
+      first: HandDrivenUpstream<Int, Never>, second: HandDrivenUpstream<Int, Never>,
+      subscriber: TestSubscriber<Int, Never>
+    )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PumpSource(count: 300, emitsOnRequest: true), PumpSource(count: 300, emitsOnRequest: true, offset: 1_000),
+          HandDrivenUpstream<Int, Never>(pumping: 0..<300, emitsOnRequest: true),
+          HandDrivenUpstream<Int, Never>(pumping: 1_000..<1_300, emitsOnRequest: true),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .none)
         )
         round.first.combineLatest(round.second).map { $0.0 + $0.1 }.subscribe(round.subscriber)
@@ -423,12 +437,12 @@ struct ReturnedDemandStressTests {
   /// The upstream delivers (the subscriber answering `.max(1)`) while another thread requests:
   /// the upstream is asked for exactly 1 plus one per value plus each request.
   @Test func retryReturnedDemandRacingRequestsKeepsDemandExact() {
-    typealias Round = (source: PumpSource, subscriber: TestSubscriber<Int, Never>)
+    typealias Round = (source: HandDrivenUpstream<Int, Never>, subscriber: TestSubscriber<Int, Never>)
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PumpSource(count: 60, emitsOnRequest: false),
+          HandDrivenUpstream<Int, Never>(pumping: 0..<60, emitsOnRequest: false),
           TestSubscriber(initialDemand: .max(1), demandPerValue: .max(1))
         )
         round.source.retry(2).subscribe(round.subscriber)
@@ -557,11 +571,11 @@ struct ReturnedDemandStressTests {
   /// `.max(1)`: the demand it returns must reach the new inner publisher exactly once, and the
   /// new one sends all its values.
   @Test func switchToLatestSwitchFromInsideReceiveHandsTheReturnedDemandToTheNewInner() {
-    let upstream = PassthroughSubject<PumpSource, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
     // The first sends when pumped, not from inside the subject's send: a send from inside
     // that one would wait for it to return.
-    let first = PumpSource(count: 5, emitsOnRequest: false)
-    let second = PumpSource(count: 5, emitsOnRequest: true, offset: 100)
+    let first = HandDrivenUpstream<Int, Never>(pumping: 0..<5, emitsOnRequest: false)
+    let second = HandDrivenUpstream<Int, Never>(pumping: 100..<105, emitsOnRequest: true)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     subscriber.onValue { if $0 == 2 { upstream.send(second) } }
     upstream.switchToLatest().subscribe(subscriber)
@@ -578,15 +592,17 @@ struct ReturnedDemandStressTests {
   /// delivers through the fast path with the subscriber asking from inside `receive`.
   @Test func switchToLatestFastPathRacingASwitchWithReentrantRequests() {
     typealias Round = (
-      upstream: PassthroughSubject<PumpSource, Never>, first: PumpSource, second: PumpSource,
+      upstream: PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>, first: HandDrivenUpstream<Int, Never>,
+      second: HandDrivenUpstream<Int, Never>,
       subscriber: StressSubscriber
     )
     let problem = race(
       rounds: Self.rounds,
       setup: { () -> Round in
         let round: Round = (
-          PassthroughSubject(), PumpSource(count: 50, emitsOnRequest: true, subscribesImmediately: false),
-          PumpSource(count: 20, emitsOnRequest: true, offset: 1_000),
+          PassthroughSubject(),
+          HandDrivenUpstream<Int, Never>(pumping: 0..<50, emitsOnRequest: true, sendsSubscription: false),
+          HandDrivenUpstream<Int, Never>(pumping: 1_000..<1_020, emitsOnRequest: true),
           StressSubscriber(demand: .max(1), cancelAt: 1_000_000)
         )
         round.upstream.switchToLatest().subscribe(round.subscriber)
@@ -594,7 +610,7 @@ struct ReturnedDemandStressTests {
         return round
       },
       sides: [
-        { $0.first.giveSubscription() },
+        { $0.first.sendSubscription() },
         { $0.upstream.send($0.second) },
       ],
       check: { round in

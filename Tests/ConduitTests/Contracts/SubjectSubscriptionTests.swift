@@ -15,8 +15,8 @@ struct SubjectSubscriptionTests {
   @Test func subjectsAskASubscriptionSentAgainForUnlimitedAgain() {
     let passthrough = PassthroughSubject<Int, Never>()
     let current = CurrentValueSubject<Int, Never>(1)
-    let passthroughUpstream = RecordingSubscription()
-    let currentUpstream = RecordingSubscription()
+    let passthroughUpstream = SpySubscription()
+    let currentUpstream = SpySubscription()
     passthrough.send(subscription: passthroughUpstream)
     current.send(subscription: currentUpstream)
     #expect(passthroughUpstream.events == [])
@@ -35,7 +35,7 @@ struct SubjectSubscriptionTests {
     #expect(passthroughUpstream.events == [.requested(.unlimited), .requested(.unlimited)])
     #expect(currentUpstream.events == [.requested(.unlimited), .requested(.unlimited)])
 
-    let later = RecordingSubscription()
+    let later = SpySubscription()
     passthrough.send(subscription: later)
     #expect(later.events == [.requested(.unlimited)])
     for subscriber in subscribers { subscriber.cancel() }
@@ -46,8 +46,8 @@ struct SubjectSubscriptionTests {
   /// `.cancelled`, no request) and CurrentValueSubjectTests.swift of the same name (five
   /// `.requested(.unlimited)`, then five `.cancelled`).
   @Test func subjectsCancelEachSentSubscriptionWhenTheyGoAway() {
-    let passthroughUpstream = RecordingSubscription()
-    let currentUpstream = RecordingSubscription()
+    let passthroughUpstream = SpySubscription()
+    let currentUpstream = SpySubscription()
     do {
       let passthrough = PassthroughSubject<Int, Never>()
       let current = CurrentValueSubject<Int, Never>(42)

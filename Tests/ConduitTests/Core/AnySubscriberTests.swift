@@ -226,7 +226,7 @@ struct AnySubscriberTests {
     let subject = RecordingSubject()
     let erased = AnySubscriber(subject)
     #expect(erased.description == "Subject")
-    let upstreams = [RecordingSubscription(), RecordingSubscription(), RecordingSubscription()]
+    let upstreams = [SpySubscription(), SpySubscription(), SpySubscription()]
     for upstream in upstreams { erased.receive(subscription: upstream) }
     #expect(erased.receive(31) == .none)
     #expect(erased.receive(42) == .none)
@@ -242,7 +242,7 @@ struct AnySubscriberTests {
   @Test func anySubscriberOfASubjectRelaysOnceAndLetsGo() throws {
     try withLeakCheck { _ in
       let first = PassthroughSubject<Int, Never>()
-      let second = ManualUpstream<Int, Never>()
+      let second = HandDrivenUpstream<Int, Never>()
       let target = PassthroughSubject<Int, Never>()
       let received = TestSubscriber<Int, Never>()
       target.subscribe(received)

@@ -8,7 +8,7 @@ struct PublisherTests {
   /// As in Combine: the subject's subscription is the relay itself, described "Subject", which
   /// passes the subject's requests and cancel on to the upstream.
   @Test func theSubjectsSubscriptionIsTheRelay() throws {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subject = KeepingSubject()
     let token = upstream.subscribe(subject)
     let subscription = try #require(subject.subscriptions.first)
@@ -35,7 +35,7 @@ struct PublisherTests {
   /// subscription (the relay) is still freed once its owner and the token let go of it, even
   /// while the upstream keeps the relay.
   @Test func aForeignSubjectKeepingItsSubscriptionIsFreed() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     weak var weakSubject: KeepingSubject?
     do {
       let subject = KeepingSubject()
@@ -52,7 +52,7 @@ struct PublisherTests {
   /// One of Conduit's subjects gets its subscription as the relay too, and forgets it when the
   /// token is cancelled.
   @Test func conduitsSubjectForgetsTheCancelledRelay() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subject = PassthroughSubject<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     subject.subscribe(subscriber)

@@ -27,7 +27,7 @@ struct PublishedAssignmentTests {
   }
 
   @Test func assignedValuesArePublishedAndTheUpstreamIsAskedForEverything() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let clock = Clock()
     upstream.assign(to: &clock.$now)
     #expect(upstream.events == [.requested(.unlimited)])
@@ -54,7 +54,7 @@ struct PublishedAssignmentTests {
   }
 
   @Test func theAssignmentEndsWithTheObject() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     weak var freed: Clock?
     do {
       let clock = Clock()

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct AllSatisfyTests {
   @Test func publishesTrueWhenEveryElementSatisfies() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let allSatisfy: Publishers.AllSatisfy<ReducingUpstream<Int, Never>> = upstream.allSatisfy { $0 > 0 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let allSatisfy: Publishers.AllSatisfy<HandDrivenUpstream<Int, Never>> = upstream.allSatisfy { $0 > 0 }
     let subscriber = TestSubscriber<Bool, Never>()
     allSatisfy.subscribe(subscriber)
 
@@ -19,7 +19,7 @@ struct AllSatisfyTests {
   }
 
   @Test func anEmptyUpstreamSatisfies() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.allSatisfy { _ in false }.subscribe(subscriber)
 
@@ -29,7 +29,7 @@ struct AllSatisfyTests {
   }
 
   @Test func theFirstFailingElementCancelsUpstreamAndPublishesFalse() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     var calls = 0
     upstream.allSatisfy { value in
@@ -47,7 +47,7 @@ struct AllSatisfyTests {
   }
 
   @Test func holdsTheAnswerUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>(initialDemand: .none)
     upstream.allSatisfy { $0 > 0 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -72,7 +72,7 @@ struct AllSatisfyTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.allSatisfy { $0 > 0 }.subscribe(subscriber)
 

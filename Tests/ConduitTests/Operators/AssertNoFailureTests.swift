@@ -85,14 +85,14 @@ struct AssertNoFailureTests {
   /// `subscription2.history == [.requested(.max(42)), .cancelled, .cancelled]`),
   /// `testAssertNoFailureReflection` (description "AssertNoFailure").
   @Test func assertNoFailurePassesEverythingThrough() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(2))
     upstream.assertNoFailure().subscribe(recorder)
     #expect(upstream.subscriberDescription == "AssertNoFailure")
     #expect(upstream.send(1) == .max(2))
     upstream.send(completion: .finished)
     upstream.send(completion: .finished)
-    let second = RecordingSubscription()
+    let second = SpySubscription(name: "RecordingSubscription")
     upstream.sendSubscription(second)
     recorder.subscription?.request(.max(42))
     recorder.subscription?.cancel()

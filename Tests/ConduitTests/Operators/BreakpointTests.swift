@@ -10,7 +10,7 @@ private struct BreakpointTestError: Error, Equatable {}
 struct BreakpointTests {
   @Test func asksEveryClosureAndPassesEverythingThrough() {
     var asked: [String] = []
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream
       .breakpoint(
@@ -51,7 +51,7 @@ struct BreakpointTests {
   }
 
   @Test func withoutClosuresItPassesEverythingThrough() {
-    let upstream = HandDrivenPublisher<Int, BreakpointTestError>()
+    let upstream = HandDrivenUpstream<Int, BreakpointTestError>()
     let subscriber = TestSubscriber<Int, BreakpointTestError>()
     upstream.breakpoint().subscribe(subscriber)
     upstream.send(1)
@@ -66,7 +66,7 @@ struct BreakpointTests {
   }
 
   @Test func passesDemandAndCancelStraightUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.breakpoint(receiveOutput: { _ in false }).subscribe(subscriber)
     #expect(upstream.send(1) == .max(2))
@@ -99,7 +99,7 @@ struct BreakpointTests {
   /// `testBreakpointReflection` (description "Breakpoint").
   @Test func breakpointAsksAboutEveryEventAndPassesItOn() {
     var asked: [String] = []
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none, demandPerValue: .max(1))
     upstream
       .breakpoint(
@@ -122,7 +122,7 @@ struct BreakpointTests {
     upstream.send(completion: .finished)
     upstream.send(completion: .failure(.oops))
     #expect(upstream.send(21) == .max(1))
-    upstream.sendSubscription(RecordingSubscription())
+    upstream.sendSubscription(SpySubscription(name: "RecordingSubscription"))
     #expect(asked == ["subscription", "value(12)", "completion", "completion", "value(21)", "subscription"])
     #expect(
       recorder.history == [
@@ -131,13 +131,14 @@ struct BreakpointTests {
       ])
     release(upstream, recorder)
 
-    let onError = RecordingUpstream<Int, ParityFailure>().breakpointOnError()
+    let onError = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
+      .breakpointOnError()
     #expect(onError.receiveSubscription == nil)
     #expect(onError.receiveOutput == nil)
     #expect(onError.receiveCompletion?(.finished) == false)
     #expect(onError.receiveCompletion?(.failure(.oops)) == true)
 
-    let plain = RecordingUpstream<Int, ParityFailure>()
+    let plain = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let plainRecorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .none)
     plain.breakpointOnError().subscribe(plainRecorder)
     plainRecorder.subscription?.request(.max(14))

@@ -11,7 +11,7 @@ struct BufferTests {
   // MARK: Prefetching
 
   @Test func keepFullAsksTheUpstreamForTheBufferSizeAtSubscription() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(3)])
@@ -20,7 +20,7 @@ struct BufferTests {
   }
 
   @Test func byRequestAsksTheUpstreamForUnlimitedElementsAsCombineDoes() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
     #expect(upstream.link?.requests == [.unlimited])
@@ -30,7 +30,7 @@ struct BufferTests {
   }
 
   @Test func keepFullRefillsAsTheDownstreamDrains() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
     upstream.send(1)
@@ -67,7 +67,7 @@ struct BufferTests {
   // MARK: When full
 
   @Test func dropNewestKeepsTheOldestElements() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
     for value in 1...4 { upstream.send(value) }
@@ -79,7 +79,7 @@ struct BufferTests {
   }
 
   @Test func dropOldestKeepsTheNewestElements() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
     for value in 1...4 { upstream.send(value) }
@@ -92,7 +92,7 @@ struct BufferTests {
   // the upstream is cancelled at once, the failure goes out at the next request, after the
   // buffered elements asked for.
   @Test func customErrorCancelsTheUpstreamAndFailsAfterTheBufferedElements() {
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     var calls = 0
     upstream
@@ -145,7 +145,7 @@ struct BufferTests {
   // size zero is always full, so every element meets the strategy.
   @Test func aBufferOfZeroIsAlwaysFull() {
     for whenFull in [Publishers.BufferingStrategy<BufferTestError>.dropOldest, .dropNewest] {
-      let upstream = HandDrivenPublisher<Int, BufferTestError>()
+      let upstream = HandDrivenUpstream<Int, BufferTestError>()
       let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .max(1))
       upstream.buffer(size: 0, prefetch: .byRequest, whenFull: whenFull).subscribe(subscriber)
       upstream.send(1)
@@ -154,7 +154,7 @@ struct BufferTests {
       #expect(subscriber.values.isEmpty)
       subscriber.cancel()
     }
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .max(2))
     upstream.buffer(size: 0, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
     #expect(upstream.link?.requests == [])
@@ -172,7 +172,7 @@ struct BufferTests {
   // element it waits for one more request; refills are asked of the upstream as it drains, as
   // Combine asks them, though it finished.
   @Test func finishesOnceTheBufferHasDrainedAndTheDownstreamAsks() {
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
     upstream.send(1)
@@ -202,7 +202,7 @@ struct BufferTests {
   }
 
   @Test func aFailureIsDeliveredAtOnceAndDiscardsTheBuffer() {
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .max(1))
     upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
     upstream.send(1)
@@ -218,7 +218,7 @@ struct BufferTests {
 
   @Test func cancelCancelsTheUpstreamAndReleasesTheBufferedElements() {
     weak var weakProbe: BufferProbe?
-    let upstream = HandDrivenPublisher<BufferProbe, Never>()
+    let upstream = HandDrivenUpstream<BufferProbe, Never>()
     let subscriber = TestSubscriber<BufferProbe, Never>(initialDemand: .none)
     upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
     do {
@@ -236,7 +236,7 @@ struct BufferTests {
 
   @Test func releasesTheCustomErrorClosureWhenItEnds() {
     weak var weakProbe: BufferProbe?
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>()
     do {
       let probe = BufferProbe()
@@ -258,7 +258,7 @@ struct BufferTests {
 
   @Test func requestsFromInsideReceiveDrainTheBufferInOrder() {
     let count = 20_000
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
     upstream.buffer(size: count, prefetch: .byRequest, whenFull: .customError { fatalError("full") })
       .subscribe(subscriber)
@@ -299,7 +299,7 @@ struct BufferTests {
   /// `testInitialDemandWithByRequestPrefetchStrategy`, `testRequestingFiniteDemand`,
   /// `testRequestingUnlimitedDemand`.
   @Test func bufferDemandForBothPrefetchStrategies() {
-    let full = HandDrivenPublisher<Int, Never>()
+    let full = HandDrivenUpstream<Int, Never>()
     let fullSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     full.buffer(size: 5, prefetch: .keepFull, whenFull: .dropNewest).subscribe(fullSubscriber)
     #expect(full.link?.requests == [.max(5)])
@@ -310,14 +310,14 @@ struct BufferTests {
     #expect(full.link?.requests == [.max(5), .max(3), .max(1)])
     fullSubscriber.cancel()
 
-    let passing = HandDrivenPublisher<Int, Never>()
+    let passing = HandDrivenUpstream<Int, Never>()
     let passingSubscriber = TestSubscriber<Int, Never>()
     passing.buffer(size: 5, prefetch: .keepFull, whenFull: .dropOldest).subscribe(passingSubscriber)
     for value in 0..<3 { #expect(passing.send(value) == .max(1)) }
     #expect(passing.link?.requests == [.max(5)])
     passingSubscriber.cancel()
 
-    let byRequest = HandDrivenPublisher<Int, Never>()
+    let byRequest = HandDrivenUpstream<Int, Never>()
     let byRequestSubscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     byRequest.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(byRequestSubscriber)
     #expect(byRequest.link?.requests == [.unlimited])
@@ -360,7 +360,7 @@ extension BufferTests {
   // `testRecursion…`, `testRequestingFiniteDemand…`: a request for nothing is accepted; with a
   // failure waiting and no demand, it lets the failure out.
   @Test func aRequestForNothingIsAccepted() {
-    let upstream = HandDrivenPublisher<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>()
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     upstream.buffer(size: 1, prefetch: .byRequest, whenFull: .customError { .full }).subscribe(subscriber)
     subscriber.request(.none)
@@ -377,7 +377,7 @@ extension BufferTests {
   // `testRequestingFiniteDemandKeepFullCustomError`: the refill that follows the last elements is
   // asked of the upstream, though the overflow cancelled it, as Combine asks it.
   @Test func keepFullRefillsAfterTheOverflowAsCombineDoes() {
-    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, BufferTestError>()
     upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .customError { .full }).subscribe(subscriber)
     for value in 0..<4 { #expect(upstream.send(value) == .none) }
@@ -393,7 +393,7 @@ extension BufferTests {
   // `testReceiveValueAfterFinishing`, `testReceiveValueAfterFailing`: an element that comes after
   // the upstream finished goes out before the finish; after a failure, nothing is taken.
   @Test func anElementAfterTheFinishGoesOutBeforeIt() {
-    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     upstream.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
     upstream.send(completion: .finished)
@@ -406,7 +406,7 @@ extension BufferTests {
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
     upstream.detach()
 
-    let failing = RecordingUpstream<Int, BufferTestError>()
+    let failing = HandDrivenUpstream<Int, BufferTestError>(conduct: .careless)
     let failed = TestSubscriber<Int, BufferTestError>(initialDemand: .none)
     failing.buffer(size: 3, prefetch: .byRequest, whenFull: .dropOldest).subscribe(failed)
     failing.send(completion: .failure(.failed))
@@ -422,7 +422,7 @@ extension BufferTests {
   // elements the downstream asked for (Combine sends two of them after the failure, which the
   // contracts forbid).
   @Test func aFailureWhileDrainingGoesOutAfterTheElementsAskedFor() {
-    let upstream = RecordingUpstream<Int, BufferTestError>()
+    let upstream = HandDrivenUpstream<Int, BufferTestError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, BufferTestError>()
     upstream.buffer(size: 5, prefetch: .byRequest, whenFull: .dropOldest).subscribe(subscriber)
     subscriber.onValue = { _ in
@@ -440,10 +440,10 @@ extension BufferTests {
   // `…ReceiveCompletionBeforeSubscription`: before the subscription, a cancel, a value and a
   // completion are ignored; the subscription, when it comes, is asked and handed on.
   @Test func whatComesBeforeTheSubscriptionIsIgnored() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
-    let early = try #require(upstream.operatorSubscription)
+    let early = try #require(upstream.subscriberAsSubscription)
     early.request(.max(1))
     early.cancel()
     #expect(upstream.send(0) == .none)
@@ -462,10 +462,10 @@ extension BufferTests {
 
   // `testBufferReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.buffer(size: 13, prefetch: .keepFull, whenFull: .dropNewest).subscribe(subscriber)
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "Buffer")
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Buffer")
     let mirror = try #require((inner as? any CustomReflectable)?.customMirror)

@@ -51,8 +51,8 @@ struct CatchTests {
   }
 
   @Test func carriesTheRemainingDemandToTheReplacement() {
-    let upstream = HandDrivenPublisher<Int, CatchTestError>()
-    let replacement = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, CatchTestError>()
+    let replacement = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.catch { _ in replacement }.subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(3)])
@@ -68,8 +68,8 @@ struct CatchTests {
   }
 
   @Test func demandReturnedFromReceiveIsCarriedToo() {
-    let upstream = HandDrivenPublisher<Int, CatchTestError>()
-    let replacement = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, CatchTestError>()
+    let replacement = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.catch { _ in replacement }.subscribe(subscriber)
     #expect(upstream.send(1) == .max(2))
@@ -79,8 +79,8 @@ struct CatchTests {
   }
 
   @Test func asksTheReplacementForNothingWhenNoDemandIsLeft() {
-    let upstream = HandDrivenPublisher<Int, CatchTestError>()
-    let replacement = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, CatchTestError>()
+    let replacement = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.catch { _ in replacement }.subscribe(subscriber)
     upstream.send(1)
@@ -93,7 +93,7 @@ struct CatchTests {
   }
 
   @Test func cancelCancelsTheUpstream() {
-    let upstream = HandDrivenPublisher<Int, CatchTestError>()
+    let upstream = HandDrivenUpstream<Int, CatchTestError>()
     let subscriber = TestSubscriber<Int, Never>()
     var calls = 0
     upstream
@@ -112,8 +112,8 @@ struct CatchTests {
   }
 
   @Test func cancelCancelsTheReplacement() {
-    let upstream = HandDrivenPublisher<Int, CatchTestError>()
-    let replacement = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, CatchTestError>()
+    let replacement = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.catch { _ in replacement }.subscribe(subscriber)
     upstream.send(completion: .failure(.failed))
@@ -188,8 +188,8 @@ struct CatchTests {
   /// Tests/OpenCombineTests/PublisherTests/CatchTests.swift `testPreservesDemand`
   /// (`send(i) == .max(3)`, replacement `[.requested(.max(33))]`).
   @Test func catchCarriesOutstandingDemandToTheReplacement() {
-    let upstream = HandDrivenPublisher<Int, ParityError>()
-    let replacement = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, ParityError>()
+    let replacement = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(12), demandPerValue: .max(3))
     upstream.catch { _ in replacement }.subscribe(subscriber)
     subscriber.request(.max(5))
@@ -226,14 +226,14 @@ extension CatchTests {
   // subscriber has not asked for stops the process, one before the subscription too.
   @Test func aValueBeyondTheDemandStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = ReducingUpstream<Int, CatchTestError>()
+      let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless)
       upstream.catch { _ in Just(-1) }.subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
       upstream.send(42)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Catch: the upstream sent a value the subscriber had not requested"))
     await #expect(processExitsWith: .failure) {
-      let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless, sendsSubscription: false)
       upstream.catch { _ in Just(-1) }.subscribe(TestSubscriber<Int, Never>())
       upstream.send(1)
     }
@@ -243,8 +243,8 @@ extension CatchTests {
   // inside the handler too, stops the process; so does a failure before the subscription.
   @Test func aSecondFailureOfTheUpstreamStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = ReducingUpstream<Int, CatchTestError>()
-      let replacement = ReducingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless)
+      let replacement = HandDrivenUpstream<Int, Never>(conduct: .careless)
       upstream.catch { _ in replacement }.subscribe(TestSubscriber<Int, Never>())
       upstream.send(completion: .failure(.failed))
       upstream.send(completion: .failure(.failed))
@@ -252,7 +252,7 @@ extension CatchTests {
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("Catch: the upstream failed before its subscription or after failing once"))
     await #expect(processExitsWith: .failure) {
-      let upstream = ReducingUpstream<Int, CatchTestError>()
+      let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless)
       upstream
         .catch { _ in
           upstream.send(completion: .failure(.failed))
@@ -262,7 +262,7 @@ extension CatchTests {
       upstream.send(completion: .failure(.failed))
     }
     await #expect(processExitsWith: .failure) {
-      let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless, sendsSubscription: false)
       upstream.catch { _ in Just(13) }.subscribe(TestSubscriber<Int, Never>())
       upstream.send(completion: .failure(.failed))
     }
@@ -271,7 +271,7 @@ extension CatchTests {
   // `testCatchUpstreamFinishes`, `testCatchReceiveCompletionBeforeSubscription`: a finish after
   // the end, or before the subscription, is ignored.
   @Test func aFinishBeforeTheSubscriptionOrAfterTheEndIsIgnored() {
-    let upstream = ReducingUpstream<Int, CatchTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(1))
     var handled = 0
     upstream
@@ -293,13 +293,13 @@ extension CatchTests {
   // `testCatchReflection`: the subscription, and the subscribers to the upstream and to the
   // replacement, reflect the downstream and the demand not yet met.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, CatchTestError>()
-    let replacement = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, CatchTestError>(conduct: .careless)
+    let replacement = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.catch { _ in replacement }.subscribe(subscriber)
     upstream.send(completion: .failure(.failed))
     let parts: [Any] = [
-      try #require(upstream.operatorSubscriber), try #require(replacement.operatorSubscriber),
+      try #require(upstream.subscriberObject), try #require(replacement.subscriberObject),
       try #require(subscriber.subscription),
     ]
     for part in parts {

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct CollectByCountTests {
   @Test func publishesEachArrayAsItFillsAndTheRemainderOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let collect: Publishers.CollectByCount<ReducingUpstream<Int, Never>> = upstream.collect(2)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let collect: Publishers.CollectByCount<HandDrivenUpstream<Int, Never>> = upstream.collect(2)
     let subscriber = TestSubscriber<[Int], Never>()
     collect.subscribe(subscriber)
 
@@ -35,7 +35,7 @@ struct CollectByCountTests {
   }
 
   @Test func countsDemandInArrays() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none, demandPerValue: .max(2))
     upstream.collect(3).subscribe(subscriber)
     #expect(upstream.requests.isEmpty)
@@ -53,7 +53,7 @@ struct CollectByCountTests {
   }
 
   @Test func unlimitedDemandStaysUnlimited() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(1_000).subscribe(subscriber)
 
@@ -62,7 +62,7 @@ struct CollectByCountTests {
   }
 
   @Test func aFailureDropsThePartialBuffer() {
-    let upstream = ReducingUpstream<Int, ReducingError>()
+    let upstream = HandDrivenUpstream<Int, ReducingError>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], ReducingError>()
     upstream.collect(3).subscribe(subscriber)
 
@@ -76,7 +76,7 @@ struct CollectByCountTests {
   }
 
   @Test func ignoresEverythingAfterTheCompletion() {
-    let upstream = ReducingUpstream<Int, ReducingError>()
+    let upstream = HandDrivenUpstream<Int, ReducingError>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], ReducingError>()
     upstream.collect(1).subscribe(subscriber)
 
@@ -89,7 +89,7 @@ struct CollectByCountTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(2).subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -109,7 +109,7 @@ struct CollectByCountTests {
   }
 
   @Test func cancelFromInsideTheRemainderSuppressesTheCompletion() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     subscriber.onValue { [unowned subscriber] _ in subscriber.cancel() }
     upstream.collect(2).subscribe(subscriber)
@@ -122,7 +122,7 @@ struct CollectByCountTests {
   }
 
   @Test func aSecondSubscriptionIsCancelled() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(2).subscribe(subscriber)
     let second = SpySubscription()
@@ -153,7 +153,7 @@ struct CollectByCountTests {
   // testCollectByCountReceiveCompletionBeforeSubscription): a value before upstream's
   // subscription is ignored, a completion passes on.
   @Test func beforeTheSubscriptionAValueIsIgnoredAndACompletionPassesOn() {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(2).subscribe(subscriber)
 
@@ -163,7 +163,7 @@ struct CollectByCountTests {
     upstream.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .value([2]), .completion(.finished)])
 
-    let early = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let early = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let earlySubscriber = TestSubscriber<[Int], Never>()
     early.collect(2).subscribe(earlySubscriber)
     early.send(completion: .finished)
@@ -176,11 +176,11 @@ struct CollectByCountTests {
   // As in Combine (CollectByCountTests.testCollectByCountCancelBeforeSubscription): a cancel
   // before upstream's subscription changes nothing; the subscription arriving later is taken.
   @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect(2).subscribe(subscriber)
 
-    try #require(upstream.operatorSubscription).cancel()
+    try #require(upstream.subscriberAsSubscription).cancel()
     upstream.sendSubscription()
     #expect(upstream.requests.isEmpty)
     #expect(upstream.cancelCount == 0)
@@ -194,10 +194,10 @@ struct CollectByCountTests {
 
   // CollectByCountTests.testCollectByCountReflection.
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect(53).subscribe(subscriber)
-    let inner = try #require(upstream.operatorSubscription)
+    let inner = try #require(upstream.subscriberAsSubscription)
 
     #expect(String(describing: inner) == "CollectByCount")
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "CollectByCount")
@@ -251,7 +251,7 @@ struct CollectByCountTests {
   /// Evidence (OpenCombine): CollectByCountTests.swift `testBasicBehavior` (`[.requested(.max(8))]`,
   /// `send(4) == .max(12)`, `.value([9, 10])` before `.completion(.finished)`).
   @Test func collectByCountCountsDemandInArrays() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.collect(4).subscribe(recorder)
     #expect(upstream.subscriberDescription == "CollectByCount")
@@ -277,7 +277,7 @@ struct CollectByCountTests {
   /// `testCancelAlreadyCancelled` (`subscription2.history == [.cancelled]`, upstream
   /// `[.requested(.unlimited), .cancelled]`).
   @Test func collectByCountFailureAndCancel() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(3))
     upstream.collect(4).subscribe(recorder)
     #expect(upstream.send(1) == .none)
@@ -289,12 +289,12 @@ struct CollectByCountTests {
     #expect(upstream.events == [.requested(.unlimited)])
     release(upstream, recorder)
 
-    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelled = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let cancelledRecorder = RecordingSubscriber<[Int], ParityFailure>(
       initialDemand: .unlimited, demandPerValue: .max(3))
     cancelled.collect(4).subscribe(cancelledRecorder)
     cancelledRecorder.subscription?.cancel()
-    let second = RecordingSubscription()
+    let second = SpySubscription()
     cancelled.sendSubscription(second)
     #expect(second.events == [.cancelled])
     cancelledRecorder.subscription?.request(.max(2))

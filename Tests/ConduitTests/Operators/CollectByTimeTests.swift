@@ -28,7 +28,7 @@ struct CollectByTimeTests {
 
   @Test func byTimeOrCountPublishesAFullGroupAtOnce() {
     let scheduler = DispatchQueue.test
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>(initialDemand: .max(2))
     upstream.collect(.byTimeOrCount(scheduler, .seconds(1), 3)).subscribe(subscriber)
     #expect(upstream.events == [.requested(.max(6))])

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct CollectTests {
   @Test func publishesEveryValueAsOneArrayOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let collect: Publishers.Collect<ReducingUpstream<Int, Never>> = upstream.collect()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let collect: Publishers.Collect<HandDrivenUpstream<Int, Never>> = upstream.collect()
     let subscriber = TestSubscriber<[Int], Never>()
     collect.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct CollectTests {
   }
 
   @Test func anEmptyUpstreamPublishesAnEmptyArray() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect().subscribe(subscriber)
 
@@ -30,7 +30,7 @@ struct CollectTests {
   }
 
   @Test func requestsUnlimitedAndHoldsTheArrayUntilDemand() {
-    let upstream = ReducingUpstream<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[String], Never>(initialDemand: .none)
     upstream.collect().subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -56,7 +56,7 @@ struct CollectTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>()
     upstream.collect().subscribe(subscriber)
 
@@ -80,7 +80,7 @@ struct CollectTests {
   /// `[.requested(.unlimited), .cancelled]`), `testUpstreamFinishesWithError` (one failure,
   /// `send(73) == .none`), `testCollectReflection` (description "Collect").
   @Test func collectOwnsItsSubscription() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .none, demandPerValue: .none)
     upstream.collect().subscribe(recorder)
     #expect(upstream.subscriberDescription == "Collect")
@@ -91,7 +91,7 @@ struct CollectTests {
     #expect(upstream.events == [.requested(.unlimited), .cancelled])
     release(upstream, recorder)
 
-    let failing = RecordingUpstream<Int, ParityFailure>()
+    let failing = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let failingRecorder = RecordingSubscriber<[Int], ParityFailure>(initialDemand: .max(3), demandPerValue: .max(1))
     failing.collect().subscribe(failingRecorder)
     failing.send(completion: .failure(.oops))

@@ -92,8 +92,8 @@ struct CombineLatestTests {
   // As in Combine: demand the subscriber adds from inside `receive(_:)` is requested of every
   // upstream, the one whose value went down included, rather than returned to it.
   @Test func requestsDemandAddedDuringReceiveOfEveryUpstream() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
     subscriber.onValue { _ in subscriber.request(.max(666)) }
     first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
@@ -276,8 +276,8 @@ struct CombineLatestTests {
   }
 
   @Test func combineLatestDoesNotCancelTheFailedUpstream() {
-    let first = HandDrivenPublisher<Int, ParityError>()
-    let second = HandDrivenPublisher<Int, ParityError>()
+    let first = HandDrivenUpstream<Int, ParityError>()
+    let second = HandDrivenUpstream<Int, ParityError>()
     let subscriber = TestSubscriber<Int, ParityError>()
     first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
     first.send(completion: .failure(ParityError()))
@@ -290,8 +290,8 @@ struct CombineLatestTests {
   /// without ever sending. Evidence (OpenCombine): CombineLatestTests.swift
   /// `testImmediateFinishWhenOneChildFinishesWithNoSurplus`.
   @Test func combineLatestKeepsGoingWhenAnUpstreamFinishesEmpty() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     first.combineLatest(second) { $0 + $1 }.subscribe(subscriber)
     first.send(completion: .finished)
@@ -331,8 +331,8 @@ struct CombineLatestStressTests {
   /// thread: the downstream never gets more than it asked for, and each place only moves on.
   @Test func oneAtATimeRequestsFromTwoThreadsWhileBothUpstreamsEmitNeverExceedDemand() {
     let count = 20_000
-    let first = PumpSource(count: count, emitsOnRequest: false)
-    let second = PumpSource(count: count, emitsOnRequest: false)
+    let first = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: false)
+    let second = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: false)
     let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
     first.combineLatest(second).subscribe(subscriber)
     let requesters = 2

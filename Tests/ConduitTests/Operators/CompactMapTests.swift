@@ -83,7 +83,7 @@ struct CompactMapTests {
   /// counter 8), `testCompactMapCancelAlreadyCancelled`, `testCompactMapReflection`.
   @Test func compactMapKeepsNoState() {
     var calls = 0
-    let upstream = RecordingUpstream<String, ParityFailure>()
+    let upstream = HandDrivenUpstream<String, ParityFailure>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .max(2), demandPerValue: .max(4))
     upstream
       .compactMap { text -> Int? in

@@ -11,17 +11,17 @@ private struct Ranked: Equatable {
 @Suite(.leakChecked)
 struct ComparisonTests {
   @Test func minAndMaxPublishTheExtremesOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let minimum = TestSubscriber<Int, Never>()
     let maximum = TestSubscriber<Int, Never>()
-    let min: Publishers.Comparison<ReducingUpstream<Int, Never>> = upstream.min()
+    let min: Publishers.Comparison<HandDrivenUpstream<Int, Never>> = upstream.min()
     min.subscribe(minimum)
     upstream.send(3)
     upstream.send(-1)
     upstream.send(8)
     upstream.send(completion: .finished)
 
-    let other = ReducingUpstream<Int, Never>()
+    let other = HandDrivenUpstream<Int, Never>(conduct: .careless)
     other.max().subscribe(maximum)
     other.send(3)
     other.send(-1)
@@ -37,9 +37,9 @@ struct ComparisonTests {
     let words = ["pear", "fig", "banana", "kiwi"]
     let shortest = TestSubscriber<String, Never>()
     let longest = TestSubscriber<String, Never>()
-    let upstream = ReducingUpstream<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
     upstream.min { $0.count < $1.count }.subscribe(shortest)
-    let other = ReducingUpstream<String, Never>()
+    let other = HandDrivenUpstream<String, Never>(conduct: .careless)
     other.max { $0.count < $1.count }.subscribe(longest)
 
     for word in words {
@@ -55,10 +55,10 @@ struct ComparisonTests {
 
   @Test func ofEqualElementsTheFirstWins() {
     let elements = [Ranked(rank: 1, tag: "a"), Ranked(rank: 1, tag: "b"), Ranked(rank: 0, tag: "c")]
-    let upstream = ReducingUpstream<Ranked, Never>()
+    let upstream = HandDrivenUpstream<Ranked, Never>(conduct: .careless)
     let maximum = TestSubscriber<Ranked, Never>()
     upstream.max { $0.rank < $1.rank }.subscribe(maximum)
-    let other = ReducingUpstream<Ranked, Never>()
+    let other = HandDrivenUpstream<Ranked, Never>(conduct: .careless)
     let minimum = TestSubscriber<Ranked, Never>()
     other.min { $0.rank < $1.rank }.subscribe(minimum)
 
@@ -74,7 +74,7 @@ struct ComparisonTests {
   }
 
   @Test func storesTheMaximumOrderingWhichMinReverses() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     #expect(upstream.max().areInIncreasingOrder(1, 2))
     #expect(!upstream.min().areInIncreasingOrder(1, 2))
     #expect(upstream.min(by: <).areInIncreasingOrder(2, 1))
@@ -84,7 +84,7 @@ struct ComparisonTests {
   // As in Combine (ComparisonTests.testComparisonUpstreamFinishesImmediatelyWithoutDemand),
   // the bare completion waits for demand.
   @Test func anEmptyUpstreamFinishesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.min().subscribe(subscriber)
 
@@ -96,7 +96,7 @@ struct ComparisonTests {
   }
 
   @Test func requestsUnlimitedAndHoldsTheResultUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.max().subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -122,7 +122,7 @@ struct ComparisonTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     var comparisons = 0
     upstream.max { lhs, rhs in
@@ -174,9 +174,9 @@ struct ComparisonTests {
 /// Runs `values` through the comparison `make` builds, with an ordering by trailing zero bits
 /// that records its calls; returns the result and the calls.
 private func compare<P: Publisher>(
-  _ values: [Int], _ make: (RecordingUpstream<Int, Never>, @escaping (Int, Int) -> Bool) -> P
+  _ values: [Int], _ make: (HandDrivenUpstream<Int, Never>, @escaping (Int, Int) -> Bool) -> P
 ) -> (Int?, [[Int]]) where P.Output == Int, P.Failure == Never {
-  let upstream = RecordingUpstream<Int, Never>()
+  let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
   let calls = ParityBox<[[Int]]>([])
   let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
   make(upstream) { lhs, rhs in

@@ -17,8 +17,8 @@ struct ConcatenateTests {
   }
 
   @Test func subscribesToTheSuffixOnlyAfterThePrefixFinishes() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     prefix.append(suffix).subscribe(subscriber)
     #expect(prefix.subscriptionCount == 1)
@@ -34,8 +34,8 @@ struct ConcatenateTests {
   }
 
   @Test func carriesUnusedDemandOverToTheSuffix() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     prefix.append(suffix).subscribe(subscriber)
     #expect(prefix.link?.requests == [.max(3)])
@@ -52,8 +52,8 @@ struct ConcatenateTests {
   }
 
   @Test func demandReturnedFromValuesCarriesOverToo() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(1)
@@ -63,8 +63,8 @@ struct ConcatenateTests {
   }
 
   @Test func noDemandLeftMeansNoRequestToTheSuffix() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(1)
@@ -78,8 +78,8 @@ struct ConcatenateTests {
   }
 
   @Test func aFailingPrefixEndsTheStreamWithoutTheSuffix() {
-    let prefix = HandDrivenPublisher<Int, ConcatenateTestError>()
-    let suffix = HandDrivenPublisher<Int, ConcatenateTestError>()
+    let prefix = HandDrivenUpstream<Int, ConcatenateTestError>()
+    let suffix = HandDrivenUpstream<Int, ConcatenateTestError>()
     let subscriber = TestSubscriber<Int, ConcatenateTestError>()
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(1)
@@ -109,8 +109,8 @@ struct ConcatenateTests {
   }
 
   @Test func cancelDuringThePrefixNeverSubscribesTheSuffix() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(1)
@@ -123,8 +123,8 @@ struct ConcatenateTests {
   }
 
   @Test func cancelDuringTheSuffixCancelsIt() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(completion: .finished)
@@ -137,8 +137,8 @@ struct ConcatenateTests {
   }
 
   @Test func cancelFromInsideTheLastPrefixValue() {
-    let prefix = HandDrivenPublisher<Int, Never>()
-    let suffix = HandDrivenPublisher<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { _ in subscriber.cancel() }
     prefix.append(suffix).subscribe(subscriber)
@@ -195,8 +195,8 @@ struct ConcatenateTests {
   // `testAppendBasicBehavior`, `testSecondCompletion`: what the prefix sends once it has finished
   // (a value, a second completion) is dropped, not taken for the suffix's.
   @Test func thePrefixIsNotHeardOnceItHasFinished() {
-    let prefix = ReducingUpstream<Int, Never>()
-    let suffix = ReducingUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
     prefix.append(suffix).subscribe(subscriber)
     #expect(prefix.send(1) == .none)
@@ -217,8 +217,8 @@ struct ConcatenateTests {
   // `testBackpressure`: any demand, `.none` too, is passed on to the publisher subscribed to; what
   // is asked while the suffix is being subscribed to is asked of it with the rest.
   @Test func aRequestForNothingIsPassedOn() {
-    let prefix = ReducingUpstream<Int, Never>()
-    let suffix = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(3))
     prefix.append(suffix).subscribe(subscriber)
     subscriber.subscription?.request(.none)
@@ -241,16 +241,16 @@ struct ConcatenateTests {
   // `testCombineIdentifier`: the prefix and the suffix are subscribed by two subscribers of their
   // own, of different types, that share the subscription's identifier.
   @Test func bothSidesShareTheSubscriptionsIdentifier() throws {
-    let prefix = ReducingUpstream<Int, Never>()
-    let suffix = ReducingUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     prefix.append(suffix).subscribe(subscriber)
     let subscription = try #require(subscriber.subscription)
-    let prefixSubscriber = try #require(prefix.operatorSubscriber as? any CustomCombineIdentifierConvertible)
+    let prefixSubscriber = try #require(prefix.subscriberObject as? any CustomCombineIdentifierConvertible)
     #expect(prefixSubscriber.combineIdentifier == subscription.combineIdentifier)
-    #expect(suffix.operatorSubscriber == nil)
+    #expect(suffix.subscriberObject == nil)
     prefix.send(completion: .finished)
-    let suffixSubscriber = try #require(suffix.operatorSubscriber as? any CustomCombineIdentifierConvertible)
+    let suffixSubscriber = try #require(suffix.subscriberObject as? any CustomCombineIdentifierConvertible)
     #expect(suffixSubscriber.combineIdentifier == subscription.combineIdentifier)
     #expect(type(of: subscription) != type(of: prefixSubscriber))
     #expect(type(of: subscription) != type(of: suffixSubscriber))
@@ -261,13 +261,13 @@ struct ConcatenateTests {
   // `testConcatenateReflection`: both sides and the subscription describe and reflect themselves
   // alike.
   @Test func reflectsAsCombineDoes() throws {
-    let prefix = ReducingUpstream<Int, Never>()
-    let suffix = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     prefix.append(suffix).subscribe(subscriber)
     prefix.send(completion: .finished)
     let parts: [Any] = [
-      try #require(prefix.operatorSubscriber), try #require(suffix.operatorSubscriber),
+      try #require(prefix.subscriberObject), try #require(suffix.subscriberObject),
       try #require(subscriber.subscription),
     ]
     for part in parts {
@@ -286,7 +286,7 @@ struct ConcatenateTests {
   /// (`.history([])`), `testSubscribesToUpstreamThenSendsSubscriptionDownstream` (the
   /// subscriber has `.subscription("Concatenate")` once the prefix has handed over its own).
   @Test func concatenateSubscribesDownstreamWhenThePrefixSubscribes() {
-    let prefix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2))
     prefix.append(1, 2, 3).subscribe(subscriber)
     #expect(subscriber.history == [])
@@ -310,7 +310,7 @@ struct ConcatenateTests {
   /// Evidence (OpenCombine): ConcatenateTests.swift `testPrependReceiveValueBeforeSubscription`
   /// (`.history([.subscription("Concatenate")], demand: .none)`).
   @Test func prependingAnEmptyPublisherSubscribesDownstreamBeforeTheSuffix() {
-    let suffix = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .none)
     suffix.prepend(Empty()).subscribe(subscriber)
     #expect(subscriber.history == ["subscription(Concatenate)"])
@@ -325,7 +325,7 @@ struct ConcatenateTests {
   /// on. Evidence (OpenCombine): ConcatenateTests.swift `testRecursivelyReceiveValue` (demand 3, each value
   /// sends the next from inside `receive`: history `[1, 2, 3]`, every send answered `.none`).
   @Test func concatenateDropsAValueBeyondDemand() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     var answers: [Subscribers.Demand] = []
     var remaining = 10
@@ -350,10 +350,10 @@ struct ConcatenateTests {
   /// 3 returned; then `[.max(19), .unlimited]`, unchanged by `request(.max(42))` after
   /// `.finished`).
   @Test func concatenateCarriesDemandAddedWhileTheSuffixSubscribes() {
-    let prefix = RecordingUpstream<Int, Never>()
-    let suffix = RecordingUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(3))
-    let lateSuffix = Deferred { () -> RecordingUpstream<Int, Never> in
+    let lateSuffix = Deferred { () -> HandDrivenUpstream<Int, Never> in
       subscriber.request(.max(7))
       return suffix
     }
@@ -376,8 +376,8 @@ struct ConcatenateTests {
   /// answered with `.none`. Evidence (OpenCombine): ConcatenateTests.swift `testAppendBasicBehavior`
   /// (`publisher2.send(7) == .none`; `subscription3.history == [.cancelled]`).
   @Test func concatenateIgnoresTheSuffixAfterItFinished() {
-    let prefix = RecordingUpstream<Int, Never>()
-    let suffix = RecordingUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let suffix = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .max(1))
     prefix.append(suffix).subscribe(subscriber)
     #expect(prefix.send(1) == .max(1))
@@ -386,7 +386,7 @@ struct ConcatenateTests {
     #expect(suffix.send(5) == .max(1))
     suffix.send(completion: .finished)
     #expect(suffix.send(7) == .none)
-    let late = RecordingSubscription()
+    let late = SpySubscription()
     suffix.sendSubscription(late)
     #expect(late.events == [.cancelled])
     #expect(subscriber.events == [.subscription, .value(1), .value(5), .completion(.finished)])
@@ -398,7 +398,7 @@ struct ConcatenateTests {
   /// a second time. Evidence (OpenCombine): ConcatenateTests.swift `testRecursivelyReceiveFailure` (history
   /// `[.subscription("Concatenate"), .completion(.failure(.oops))]`).
   @Test func concatenateDeliversAReenteredFailureOnce() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
     var remaining = 10
     subscriber.onCompletion = { _ in
@@ -413,8 +413,8 @@ struct ConcatenateTests {
   }
 
   @Test func concatenateCancelledOnSubscribeNeverSubscribesTheSuffix() {
-    let prefix = ManualUpstream<Int, Never>()
-    let suffix = ManualUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let cancelling = RequestThenCancelSubscriber<Int, Never>(requestFirst: .max(1))
     Publishers.Concatenate(prefix: prefix, suffix: suffix).subscribe(cancelling)
     #expect(prefix.requests == [.max(1)])
@@ -425,8 +425,8 @@ struct ConcatenateTests {
   }
 
   @Test func concatenateCarriesUnmetDemandToTheSuffix() {
-    let prefix = ManualUpstream<Int, Never>()
-    let suffix = ManualUpstream<Int, Never>()
+    let prefix = HandDrivenUpstream<Int, Never>()
+    let suffix = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     Publishers.Concatenate(prefix: prefix, suffix: suffix).subscribe(subscriber)
     prefix.send(1)

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct ContainsTests {
   @Test func findingTheElementCancelsUpstreamAndPublishesTrue() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let contains: Publishers.Contains<ReducingUpstream<Int, Never>> = upstream.contains(5)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let contains: Publishers.Contains<HandDrivenUpstream<Int, Never>> = upstream.contains(5)
     let subscriber = TestSubscriber<Bool, Never>()
     contains.subscribe(subscriber)
 
@@ -23,7 +23,7 @@ struct ContainsTests {
   }
 
   @Test func finishingWithoutTheElementPublishesFalse() {
-    let upstream = ReducingUpstream<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.contains("x").subscribe(subscriber)
 
@@ -36,7 +36,7 @@ struct ContainsTests {
   }
 
   @Test func holdsTheAnswerUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>(initialDemand: .none)
     upstream.contains(2).subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -62,7 +62,7 @@ struct ContainsTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.contains(3).subscribe(subscriber)
 

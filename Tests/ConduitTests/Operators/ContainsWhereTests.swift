@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct ContainsWhereTests {
   @Test func aSatisfyingElementCancelsUpstreamAndPublishesTrue() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let contains: Publishers.ContainsWhere<ReducingUpstream<Int, Never>> = upstream.contains { $0 > 4 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let contains: Publishers.ContainsWhere<HandDrivenUpstream<Int, Never>> = upstream.contains { $0 > 4 }
     let subscriber = TestSubscriber<Bool, Never>()
     contains.subscribe(subscriber)
 
@@ -19,7 +19,7 @@ struct ContainsWhereTests {
   }
 
   @Test func finishingWithoutOnePublishesFalse() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.contains { $0 > 4 }.subscribe(subscriber)
 
@@ -30,7 +30,7 @@ struct ContainsWhereTests {
   }
 
   @Test func stopsCallingThePredicateOnceDecided() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>(initialDemand: .none)
     var calls = 0
     upstream.contains { value in
@@ -60,7 +60,7 @@ struct ContainsWhereTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>()
     upstream.contains { $0 > 4 }.subscribe(subscriber)
 

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct CountTests {
   @Test func countsTheValuesAndPublishesOnFinish() {
-    let upstream = ReducingUpstream<String, Never>()
-    let count: Publishers.Count<ReducingUpstream<String, Never>> = upstream.count()
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
+    let count: Publishers.Count<HandDrivenUpstream<String, Never>> = upstream.count()
     let subscriber = TestSubscriber<Int, Never>()
     count.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct CountTests {
   }
 
   @Test func anEmptyUpstreamCountsZeroOnDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
 
@@ -33,7 +33,7 @@ struct CountTests {
   }
 
   @Test func requestsUnlimitedAtSubscription() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
 

@@ -80,7 +80,7 @@ struct DebounceTests {
 
   @Test func anElementThatComesDueWithoutDemandIsDropped() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     // As in Combine: the upstream is asked for everything, whatever the downstream asked.
@@ -102,7 +102,7 @@ struct DebounceTests {
 
   @Test func aCancelStopsTheTimerCancelsTheUpstreamAndDeliversNothingMore() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     upstream.send(1)
@@ -132,7 +132,7 @@ struct DebounceTests {
 
   @Test func aSubscriberMayCancelFromInsideADelivery() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { _ in subscriber.cancel() }
     upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
@@ -146,7 +146,7 @@ struct DebounceTests {
 
   @Test func itDescribesItselfAsCombineDoes() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.debounce(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     let subscription = subscriber.subscription

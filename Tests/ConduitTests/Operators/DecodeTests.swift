@@ -26,7 +26,7 @@ struct DecodeTests {
   }
 
   @Test func aDecodingErrorFailsTheStreamAndCancelsUpstream() {
-    let upstream = HandDrivenPublisher<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
     upstream.send("1")
@@ -41,7 +41,7 @@ struct DecodeTests {
   }
 
   @Test func forwardsUpstreamFailureAsAnyError() {
-    let upstream = HandDrivenPublisher<String, DecodeTestError>()
+    let upstream = HandDrivenUpstream<String, DecodeTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
     upstream.send("7")
@@ -61,7 +61,7 @@ struct DecodeTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.decode(type: Int.self, decoder: IntegerTextDecoder()).subscribe(subscriber)
     upstream.send("1")

@@ -42,7 +42,7 @@ struct DelayTests {
 
   @Test func demandIsPassedThrough() {
     let scheduler = DispatchQueue.test
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     #expect(upstream.events == [.requested(.max(2))])
@@ -67,7 +67,7 @@ struct DelayTests {
 
   @Test func itNeitherDescribesNorReflectsItselfAsCombine() throws {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.delay(for: .seconds(1), scheduler: scheduler).subscribe(subscriber)
     let subscription = try #require(subscriber.subscription)

@@ -29,7 +29,7 @@ struct DropTests {
   }
 
   @Test func forwardsFailure() {
-    let upstream = HandDrivenPublisher<Int, DropTestError>()
+    let upstream = HandDrivenUpstream<Int, DropTestError>()
     let subscriber = TestSubscriber<Int, DropTestError>()
     upstream.dropFirst().subscribe(subscriber)
     upstream.send(1)
@@ -41,7 +41,7 @@ struct DropTests {
   // As in Combine: the upstream is asked at once for the subscriber's demand plus the elements
   // to drop, and a dropped element asks for nothing more.
   @Test func asksUpstreamForTheDroppedElementsWithTheFirstDemand() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42), demandPerValue: .max(3))
     upstream.dropFirst(2).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(44)])
@@ -57,7 +57,7 @@ struct DropTests {
 
   // Combine asks for the elements to drop even before the subscriber asks for anything.
   @Test func asksUpstreamForTheDroppedElementsEvenWithoutDemand() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.dropFirst(3).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(3)])
@@ -73,7 +73,7 @@ struct DropTests {
   }
 
   @Test func dropFirstZeroAsksForExactlyWhatTheSubscriberAsks() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.dropFirst(0).subscribe(subscriber)
     #expect(upstream.link?.requests == [])
@@ -84,7 +84,7 @@ struct DropTests {
   }
 
   @Test func describesItsSubscriptionAsDrop() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.dropFirst().subscribe(subscriber)
     #expect((subscriber.subscription as? any CustomStringConvertible)?.description == "Drop")
@@ -103,7 +103,7 @@ struct DropTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.dropFirst().subscribe(subscriber)
     upstream.send(1)
@@ -140,7 +140,7 @@ struct DropTests {
   // As in Combine (DropTests.testDropReceiveValueBeforeSubscription): the subscriber already has
   // its subscription, so a value before upstream's passes on, after the ones to drop.
   @Test func aValueBeforeTheSubscriptionPassesOnAfterTheDroppedOnes() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
     upstream.dropFirst(1).subscribe(recorder)
 
@@ -156,7 +156,7 @@ struct DropTests {
   // cancelled: the subscriber has its subscription before upstream answers, so this is a cancel
   // Combine would lose, leaving upstream running.
   @Test func aSubscriptionAfterAnEarlyCancelIsCancelled() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(5))
     upstream.dropFirst(2).subscribe(recorder)
     recorder.subscription?.cancel()
@@ -172,7 +172,7 @@ struct DropTests {
 
   // DropTests.testDropReflection.
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.dropFirst(42).subscribe(subscriber)
     let subscription = try #require(subscriber.subscription)

@@ -27,8 +27,8 @@ struct DropUntilOutputTests {
   /// the stream ends. (Combine never cancels it, `testReusableOtherSubscriber`: the trigger would
   /// keep the subscription until it completes.)
   @Test func theTriggerIsAskedForOneValueAndCancelledWithTheStream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<String, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     #expect(trigger.link?.requests == [.max(1)])
@@ -43,8 +43,8 @@ struct DropUntilOutputTests {
   }
 
   @Test func theFiredTriggerIsCancelledWhenUpstreamCompletes() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<String, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     trigger.send("go")
@@ -55,15 +55,15 @@ struct DropUntilOutputTests {
 
   /// A second subscription from the trigger is cancelled, after its value too.
   @Test func aSecondTriggerSubscriptionIsCancelled() {
-    let upstream = RecordingUpstream<Int, Never>()
-    let trigger = RecordingUpstream<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let trigger = HandDrivenUpstream<Void, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
-    let early = RecordingSubscription()
+    let early = SpySubscription()
     trigger.sendSubscription(early)
     #expect(early.events == [.cancelled])
     #expect(trigger.send(()) == .none)
-    let late = RecordingSubscription()
+    let late = SpySubscription()
     trigger.sendSubscription(late)
     #expect(late.events == [.cancelled])
     subscriber.cancel()
@@ -77,7 +77,7 @@ struct DropUntilOutputTests {
   /// subscription is asked of it when it arrives. Evidence: OpenCombine DropUntilOutputTests
   /// `testLateSubscription`.
   @Test func requestingNoneIsAcceptedAndPassedOn() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let trigger = PassthroughSubject<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
@@ -94,14 +94,14 @@ struct DropUntilOutputTests {
   /// An upstream completing before it sent its subscription still completes the stream: the
   /// subscriber has had its subscription since the start (Combine does the same).
   @Test func anUpstreamCompletionBeforeItsSubscriptionCompletesTheStream() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     upstream.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .completion(.finished)])
     #expect(trigger.link?.isCancelled == true)
-    let late = RecordingSubscription()
+    let late = SpySubscription()
     upstream.sendSubscription(late)
     #expect(late.events == [.cancelled])
     upstream.detach()
@@ -109,8 +109,8 @@ struct DropUntilOutputTests {
 
   /// A trigger completing before it sent its subscription ends the stream, as in Combine.
   @Test func aTriggerCompletionBeforeItsSubscriptionEndsTheStream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = RecordingUpstream<Void, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     trigger.send(completion: .finished)
@@ -124,7 +124,7 @@ struct DropUntilOutputTests {
   /// (`testCrashesWhenReceivesInputAfterCancel`, `testDropUntilOutputReceiveValueBeforeSubscription`).
   @Test func aValueBeyondTheDemandBeforeTheTriggerStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
       upstream.drop(untilOutputFrom: Empty<Void, Never>()).subscribe(subscriber)
       upstream.send(1)
@@ -138,7 +138,7 @@ struct DropUntilOutputTests {
   /// for the demand requested instead, `testLateSubscription`); values it sends anyway, within
   /// that demand, are dropped.
   @Test func valuesWithinTheDemandAfterTheStreamEndedAreIgnored() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.drop(untilOutputFrom: Empty<Void, Never>()).subscribe(subscriber)
     #expect(upstream.events == [.cancelled])
@@ -151,8 +151,8 @@ struct DropUntilOutputTests {
   /// The subscription and the subscriber given to both publishers describe themselves as
   /// Combine's do (OpenCombine `testDropUntilOutputReflection`).
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = RecordingUpstream<Int, Never>()
-    let trigger = RecordingUpstream<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let trigger = HandDrivenUpstream<Void, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     #expect(upstream.subscriberDescription == "DropUntilOutput")
@@ -169,8 +169,8 @@ struct DropUntilOutputTests {
 
   @Test func subscribesDownstreamThenTheOtherPublisherThenUpstream() {
     var order: [String] = []
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.handleEvents(receiveSubscription: { _ in order.append("upstream") })
       .drop(untilOutputFrom: trigger.handleEvents(receiveSubscription: { _ in order.append("other") }))
@@ -183,7 +183,7 @@ struct DropUntilOutputTests {
   @Test func droppedValuesSpendTheDemandTheyAnswered() {
     // As in Combine: requests go straight upstream, and values dropped before the trigger are
     // not asked for again.
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let trigger = PassthroughSubject<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
@@ -207,7 +207,7 @@ struct DropUntilOutputTests {
   }
 
   @Test func theOtherPublisherFinishingFirstFinishesTheStream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let trigger = PassthroughSubject<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
@@ -230,19 +230,19 @@ struct DropUntilOutputTests {
 
   @Test func theOtherPublisherEndingAfterItsValueChangesNothing() {
     let values = PassthroughSubject<Int, DropUntilOutputTestError>()
-    let trigger = HandDrivenPublisher<Void, DropUntilOutputTestError>()
+    let trigger = HandDrivenUpstream<Void, DropUntilOutputTestError>()
     let subscriber = TestSubscriber<Int, DropUntilOutputTestError>()
     values.drop(untilOutputFrom: trigger).subscribe(subscriber)
     trigger.send(())
-    trigger.link?.send(completion: .failure(DropUntilOutputTestError()))
+    trigger.send(completion: .failure(DropUntilOutputTestError()))
     values.send(1)
     values.send(completion: .finished)
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
 
   @Test func upstreamCompletionPassesThroughAndCancelsTheTrigger() {
-    let upstream = HandDrivenPublisher<Int, DropUntilOutputTestError>()
-    let trigger = HandDrivenPublisher<Void, DropUntilOutputTestError>()
+    let upstream = HandDrivenUpstream<Int, DropUntilOutputTestError>()
+    let trigger = HandDrivenUpstream<Void, DropUntilOutputTestError>()
     let subscriber = TestSubscriber<Int, DropUntilOutputTestError>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     upstream.send(completion: .failure(DropUntilOutputTestError()))
@@ -251,8 +251,8 @@ struct DropUntilOutputTests {
   }
 
   @Test func cancelReachesBothPublishers() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(untilOutputFrom: trigger).subscribe(subscriber)
     subscriber.cancel()

@@ -31,7 +31,7 @@ struct DropWhileTests {
   }
 
   @Test func forwardsFailure() {
-    let upstream = HandDrivenPublisher<Int, DropWhileTestError>()
+    let upstream = HandDrivenUpstream<Int, DropWhileTestError>()
     let subscriber = TestSubscriber<Int, DropWhileTestError>()
     upstream.drop(while: { $0 < 3 }).subscribe(subscriber)
     upstream.send(1)
@@ -41,7 +41,7 @@ struct DropWhileTests {
   }
 
   @Test func replacesEachDroppedValueWithDemandUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.drop(while: { $0 < 3 }).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(1)])
@@ -64,7 +64,7 @@ struct DropWhileTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.drop(while: { $0 < 2 }).subscribe(subscriber)
     upstream.send(1)
@@ -122,7 +122,7 @@ struct DropWhileTests {
   }
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, ParityError>(demandPerValue: .max(3))
     var calls = 0
     upstream
@@ -143,7 +143,7 @@ struct DropWhileTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
       let subscriber = RecordingSubscriber<Int, ParityError>()
       upstream.drop { _ in false }.subscribe(subscriber)
       subscriber.subscription?.request(.none)

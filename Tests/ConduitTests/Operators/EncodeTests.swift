@@ -26,7 +26,7 @@ struct EncodeTests {
   }
 
   @Test func anEncodingErrorFailsTheStreamAndCancelsUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(subscriber)
     upstream.send(1)
@@ -41,7 +41,7 @@ struct EncodeTests {
   }
 
   @Test func forwardsUpstreamFailureAsAnyError() {
-    let upstream = HandDrivenPublisher<Int, EncodeTestError>()
+    let upstream = HandDrivenUpstream<Int, EncodeTestError>()
     let subscriber = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(subscriber)
     upstream.send(7)
@@ -61,7 +61,7 @@ struct EncodeTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<String, any Error>()
     upstream.encode(encoder: DescriptionEncoder()).subscribe(subscriber)
     upstream.send(1)
@@ -126,21 +126,21 @@ struct EncodeTests {
   /// demand `.max(42)`), `testEncodeReceiveCompletionBeforeSubscription`, `testEncodingSuccess`
   /// (after `.finished`, `send(testValue) == .none`), `testDecodingSuccess`.
   @Test func encodeAndDecodeAroundTheSubscriptionAndTheFinish() {
-    let early = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let early = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless, sendsSubscription: false)
     let earlyRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
     early.encode(encoder: CountingEncoder(failing: false)).subscribe(earlyRecorder)
     #expect(early.send(0) == .max(42))
     #expect(earlyRecorder.history == ["value(1)"])
     release(early, earlyRecorder)
 
-    let finishing = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let finishing = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless, sendsSubscription: false)
     let finishingRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .max(42))
     finishing.encode(encoder: CountingEncoder(failing: false)).subscribe(finishingRecorder)
     finishing.send(completion: .finished)
     #expect(finishingRecorder.history == ["finished"])
     release(finishing, finishingRecorder)
 
-    let decoded = RecordingUpstream<Int, ParityFailure>()
+    let decoded = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let decodedRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
     decoded.decode(type: Int.self, decoder: CountingDecoder(failing: false)).subscribe(decodedRecorder)
     #expect(decoded.send(1) == .none)
@@ -159,7 +159,7 @@ struct EncodeTests {
   /// `testCancelsSubscriptionThenReleasesIt` (`recursionDepth == 1`), `testDemand` (after the
   /// cancel, `send(42) == .none`).
   @Test func requestsAndCancelsAroundTheEndStayHere() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
     upstream.onCancel = { recorder.subscription?.request(.max(42)) }
     upstream.encode(encoder: CountingEncoder(failing: true)).subscribe(recorder)
@@ -169,7 +169,7 @@ struct EncodeTests {
     upstream.onCancel = nil
     release(upstream, recorder)
 
-    let recursive = RecordingUpstream<Int, ParityFailure>()
+    let recursive = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recursiveRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .none, demandPerValue: .none)
     var depth = 0
     recursive.onCancel = {
@@ -183,7 +183,7 @@ struct EncodeTests {
     recursive.onCancel = nil
     release(recursive, recursiveRecorder)
 
-    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelled = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(37), demandPerValue: .max(2))
     cancelled.encode(encoder: CountingEncoder(failing: false)).subscribe(cancelledRecorder)
     #expect(cancelled.send(37) == .max(2))

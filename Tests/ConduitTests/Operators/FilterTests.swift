@@ -105,14 +105,14 @@ struct FilterTests {
   /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/FilterTests.swift,
   /// CompactMapTests.swift (`send` of a rejected value returns `.max(1)`).
   @Test func filteredOutValuesAskForOneMore() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     upstream.filter { $0.isMultiple(of: 2) }.subscribe(subscriber)
     #expect(upstream.send(1) == .max(1))
     #expect(upstream.send(2) == .max(3))
     subscriber.cancel()
 
-    let mapped = HandDrivenPublisher<Int, Never>()
+    let mapped = HandDrivenUpstream<Int, Never>()
     let mappedSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(3))
     mapped.compactMap { $0.isMultiple(of: 2) ? $0 : nil }.subscribe(mappedSubscriber)
     #expect(mapped.send(1) == .max(1))

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct FirstTests {
   @Test func publishesTheFirstValueCancelsUpstreamAndFinishes() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let first: Publishers.First<ReducingUpstream<Int, Never>> = upstream.first()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let first: Publishers.First<HandDrivenUpstream<Int, Never>> = upstream.first()
     let subscriber = TestSubscriber<Int, Never>()
     first.subscribe(subscriber)
 
@@ -36,7 +36,7 @@ struct FirstTests {
   // As in Combine (FirstTests.testFirstFinishesImmediatelyWithoutDemand), the bare completion
   // waits for demand.
   @Test func anEmptyUpstreamFinishesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -60,7 +60,7 @@ struct FirstTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.first().subscribe(subscriber)
 
@@ -78,7 +78,7 @@ struct FirstTests {
 
   /// `first()` cancels upstream at the first value and holds it until demand.
   @Test func firstCancelsUpstreamAndHoldsTheValue() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
     #expect(upstream.link?.requests == [.unlimited])

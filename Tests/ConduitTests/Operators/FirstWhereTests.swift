@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct FirstWhereTests {
   @Test func publishesTheFirstSatisfyingValueAndCancelsUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let first: Publishers.FirstWhere<ReducingUpstream<Int, Never>> = upstream.first { $0.isMultiple(of: 2) }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let first: Publishers.FirstWhere<HandDrivenUpstream<Int, Never>> = upstream.first { $0.isMultiple(of: 2) }
     let subscriber = TestSubscriber<Int, Never>()
     first.subscribe(subscriber)
 
@@ -30,7 +30,7 @@ struct FirstWhereTests {
   // As in Combine (FirstTests.testFirstWhereFinishesImmediatelyWithoutDemand), the bare
   // completion waits for demand.
   @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first { $0 > 10 }.subscribe(subscriber)
 
@@ -43,7 +43,7 @@ struct FirstWhereTests {
   }
 
   @Test func holdsTheValueUntilDemandAndStopsCallingThePredicate() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     var calls = 0
     upstream.first { value in
@@ -75,7 +75,7 @@ struct FirstWhereTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.first { $0 > 1 }.subscribe(subscriber)
 

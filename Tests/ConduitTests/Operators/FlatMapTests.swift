@@ -75,8 +75,8 @@ struct FlatMapTests {
   }
 
   @Test func finishesOnlyWhenUpstreamAndEveryInnerPublisherHaveFinished() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inners = [HandDrivenUpstream<Int, Never>(), HandDrivenUpstream<Int, Never>()]
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -91,7 +91,7 @@ struct FlatMapTests {
   }
 
   @Test func waitsForTheUpstreamWhenTheInnerPublishersFinishFirst() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap { Just($0) }.subscribe(subscriber)
     upstream.send(1)
@@ -111,8 +111,8 @@ struct FlatMapTests {
   // MARK: maxPublishers
 
   @Test func asksTheUpstreamForMaxPublishersElementsAtFirst() {
-    let limited = HandDrivenPublisher<Int, Never>()
-    let unlimited = HandDrivenPublisher<Int, Never>()
+    let limited = HandDrivenUpstream<Int, Never>()
+    let unlimited = HandDrivenUpstream<Int, Never>()
     let first = TestSubscriber<Int, Never>()
     let second = TestSubscriber<Int, Never>()
     limited.flatMap(maxPublishers: .max(3)) { Just($0) }.subscribe(first)
@@ -126,9 +126,9 @@ struct FlatMapTests {
   }
 
   @Test func neverSubscribesToMoreInnerPublishersThanAllowed() {
-    let inners = (0..<5).map { _ in HandDrivenPublisher<Int, Never>() }
+    let inners = (0..<5).map { _ in HandDrivenUpstream<Int, Never>() }
     let subscribed = { inners.filter { $0.subscriptionCount > 0 }.count }
-    let active = { inners.filter { $0.link?.isActive == true }.count }
+    let active = { inners.filter { $0.isActive == true }.count }
     let subscriber = TestSubscriber<Int, Never>()
     // A sequence sends only what it is asked for, so it shows how much the flat map asks.
     (0..<5).publisher.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(subscriber)
@@ -149,8 +149,8 @@ struct FlatMapTests {
   }
 
   @Test func asksTheUpstreamForAReplacementEachTimeAnInnerPublisherFinishes() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inners = (0..<3).map { _ in HandDrivenPublisher<Int, Never>() }
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inners = (0..<3).map { _ in HandDrivenUpstream<Int, Never>() }
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap(maxPublishers: .max(2)) { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -170,7 +170,7 @@ struct FlatMapTests {
   @Test func replacesAFinishedInnerPublisherEvenWhileItsValueWaitsForDemand() {
     // Combine asks for a replacement as soon as an inner publisher finishes, whether or not its
     // values have gone downstream yet: with no demand, the values waiting keep growing.
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.flatMap(maxPublishers: .max(1)) { Just($0) }.subscribe(subscriber)
     upstream.send(10)
@@ -190,8 +190,8 @@ struct FlatMapTests {
   // MARK: Demand
 
   @Test func sharesDownstreamDemandAcrossInnerPublishers() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inners = [HandDrivenUpstream<Int, Never>(), HandDrivenUpstream<Int, Never>()]
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -217,8 +217,8 @@ struct FlatMapTests {
   }
 
   @Test func heldValuesAreDeliveredBeforeTheCompletion() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inner = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inner = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.flatMap { _ in inner }.subscribe(subscriber)
     upstream.send(0)
@@ -233,8 +233,8 @@ struct FlatMapTests {
   }
 
   @Test func asksInnerPublishersForUnlimitedValuesOnceDownstreamDemandIsUnlimited() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inners = [HandDrivenUpstream<Int, Never>(), HandDrivenUpstream<Int, Never>()]
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -264,8 +264,8 @@ struct FlatMapTests {
   /// running, OpenCombine `testAllSubscriptionsReleasedOnChildFailure`: the upstream would keep
   /// the failed subscription until it completes.)
   @Test func anInnerFailureCancelsEverythingAndFailsDownstream() {
-    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
-    let inners = [HandDrivenPublisher<Int, FlatMapTestError>(), HandDrivenPublisher<Int, FlatMapTestError>()]
+    let upstream = HandDrivenUpstream<Int, FlatMapTestError>()
+    let inners = [HandDrivenUpstream<Int, FlatMapTestError>(), HandDrivenUpstream<Int, FlatMapTestError>()]
     let subscriber = TestSubscriber<Int, FlatMapTestError>()
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -282,8 +282,8 @@ struct FlatMapTests {
   }
 
   @Test func theUpstreamFailureCancelsEveryInnerPublisher() {
-    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
-    let inner = HandDrivenPublisher<Int, FlatMapTestError>()
+    let upstream = HandDrivenUpstream<Int, FlatMapTestError>()
+    let inner = HandDrivenUpstream<Int, FlatMapTestError>()
     let subscriber = TestSubscriber<Int, FlatMapTestError>()
     upstream.flatMap { _ in inner }.subscribe(subscriber)
     upstream.send(0)
@@ -294,8 +294,8 @@ struct FlatMapTests {
   }
 
   @Test func aFailureDiscardsHeldValues() {
-    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
-    let inners = [HandDrivenPublisher<Int, FlatMapTestError>(), HandDrivenPublisher<Int, FlatMapTestError>()]
+    let upstream = HandDrivenUpstream<Int, FlatMapTestError>()
+    let inners = [HandDrivenUpstream<Int, FlatMapTestError>(), HandDrivenUpstream<Int, FlatMapTestError>()]
     let subscriber = TestSubscriber<Int, FlatMapTestError>(initialDemand: .none)
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -332,8 +332,8 @@ struct FlatMapTests {
   /// The inner publishers are cancelled before the upstream, as in Combine (OpenCombine
   /// FlatMapTests `testCancelCancels`).
   @Test func cancelCancelsTheInnerPublishersAndThenTheUpstream() {
-    let upstream = RecordingUpstream<Int, Never>()
-    let inner = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let inner = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42))
     upstream.flatMap { _ in inner }.subscribe(subscriber)
     var innerAtUpstreamCancel: [SubscriptionEvent] = []
@@ -347,8 +347,8 @@ struct FlatMapTests {
   }
 
   @Test func cancelCancelsTheUpstreamAndEveryInnerPublisher() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let inners = [HandDrivenPublisher<Int, Never>(), HandDrivenPublisher<Int, Never>()]
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let inners = [HandDrivenUpstream<Int, Never>(), HandDrivenUpstream<Int, Never>()]
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap { inners[$0] }.subscribe(subscriber)
     upstream.send(0)
@@ -378,9 +378,9 @@ struct FlatMapTests {
   }
 
   @Test func anInnerSubscriptionArrivingAfterCancelIsCancelled() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
-    let late = HandDrivenPublisher<Int, Never>()
+    let late = HandDrivenUpstream<Int, Never>()
     var cancelLater: (() -> Void)?
     upstream.flatMap { _ in
       // The downstream cancels while the transform runs, before the inner publisher subscribes.
@@ -399,7 +399,7 @@ struct FlatMapTests {
   /// `maxPublishers: .none` asks the upstream for `.none`, as Combine does
   /// (`testSendsSubscriptionDownstreamBeforeSubscribingToUpstream`).
   @Test func noPublishersAllowedAsksTheUpstreamForNone() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap(maxPublishers: .none) { Just($0) }.subscribe(subscriber)
     #expect(upstream.events == [.requested(.none)])
@@ -412,9 +412,9 @@ struct FlatMapTests {
   /// then, nested in that call; it reaches the subscriber right after the call returns, and its
   /// inner publisher is not asked again (OpenCombine `testChildValueReceivedWhileSendingValue`).
   @Test func aValueSentWhileTheSubscriberReceivesAnotherIsAnsweredAtOnce() {
-    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     var answers: [Subscribers.Demand] = []
     subscriber.onValue { _ in answers.append(second.send(777)) }
@@ -439,8 +439,8 @@ struct FlatMapTests {
   /// synchronous inner publisher is asked one value at a time
   /// (OpenCombine `testSendsValuesUntilBufferIsEmpty`).
   @Test func aValueSentFromInsideTheRequestForItWaitsItsTurn() {
-    let upstream = HandDrivenPublisher<RecordingUpstream<Int, Never>, Never>()
-    let inner = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.flatMap { $0 }.subscribe(subscriber)
     upstream.send(inner)
@@ -510,10 +510,10 @@ struct FlatMapTests {
   // MARK: Overloads for publishers that cannot fail
 
   @Test func innerPublishersThatCannotFailTakeTheUpstreamFailureType() {
-    let upstream = HandDrivenPublisher<Int, FlatMapTestError>()
+    let upstream = HandDrivenUpstream<Int, FlatMapTestError>()
     let flatMap:
       Publishers.FlatMap<
-        Publishers.SetFailureType<Just<Int>, FlatMapTestError>, HandDrivenPublisher<Int, FlatMapTestError>
+        Publishers.SetFailureType<Just<Int>, FlatMapTestError>, HandDrivenUpstream<Int, FlatMapTestError>
       > =
         upstream.flatMap { Just($0 * 2) }
     let subscriber = TestSubscriber<Int, FlatMapTestError>()
@@ -557,7 +557,7 @@ struct FlatMapTests {
   /// The subscription and the subscribers it gives the inner publishers describe themselves as
   /// Combine's do (OpenCombine `testFlatMapReflection`).
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let inner = SubscriberKeeper<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.flatMap { _ in inner }.subscribe(subscriber)
@@ -627,9 +627,9 @@ struct FlatMapTests {
   /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/FlatMapTests.swift
   /// `testChildDemandWhenLimited`.
   @Test func flatMapInnerDemandWhenLimited() {
-    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
-    let child1 = HandDrivenPublisher<Int, Never>()
-    let child2 = HandDrivenPublisher<Int, Never>()
+    let outer = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let child1 = HandDrivenUpstream<Int, Never>()
+    let child2 = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     outer.flatMap { $0 }.subscribe(subscriber)
     #expect(outer.link?.requests == [.unlimited])
@@ -653,8 +653,8 @@ struct FlatMapTests {
   /// each time an inner publisher finishes. Evidence (OpenCombine): FlatMapTests.swift
   /// `testOuterLockReentrance`, `testDownstreamFinishesWhenUpstreamAndChildFinishes`.
   @Test func flatMapMaxPublishersAsksForOneMoreWhenAChildFinishes() {
-    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
-    let child = HandDrivenPublisher<Int, Never>()
+    let outer = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let child = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     outer.flatMap(maxPublishers: .max(1)) { $0 }.subscribe(subscriber)
     #expect(outer.link?.requests == [.max(1)])

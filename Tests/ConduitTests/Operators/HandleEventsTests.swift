@@ -26,7 +26,7 @@ private final class EventLog {
 struct HandleEventsTests {
   @Test func callsEachClosureAtItsMoment() {
     let log = EventLog()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
     logEvents(of: upstream, into: log).subscribe(subscriber)
     #expect(log.entries == ["subscription HandDriven", "request max(2)"])
@@ -45,7 +45,7 @@ struct HandleEventsTests {
 
   @Test func closuresRunBeforeTheSubscriberSeesTheEvent() {
     let log = EventLog()
-    let upstream = HandDrivenPublisher<Int, HandleEventsTestError>()
+    let upstream = HandDrivenUpstream<Int, HandleEventsTestError>()
     let subscriber = TestSubscriber<Int, HandleEventsTestError>()
     subscriber.onValue { log.append("subscriber \($0)") }
     upstream.handleEvents(receiveOutput: { log.append("output \($0)") }).subscribe(subscriber)
@@ -57,7 +57,7 @@ struct HandleEventsTests {
 
   @Test func reportsFailure() {
     let log = EventLog()
-    let upstream = HandDrivenPublisher<Int, HandleEventsTestError>()
+    let upstream = HandDrivenUpstream<Int, HandleEventsTestError>()
     let subscriber = TestSubscriber<Int, HandleEventsTestError>()
     logEvents(of: upstream, into: log).subscribe(subscriber)
     upstream.send(completion: .failure(HandleEventsTestError()))
@@ -67,7 +67,7 @@ struct HandleEventsTests {
 
   @Test func cancelRunsTheClosureThenCancelsUpstream() {
     let log = EventLog()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     logEvents(of: upstream, into: log).subscribe(subscriber)
     upstream.send(1)
@@ -93,7 +93,7 @@ struct HandleEventsTests {
   @Test func releasesTheClosuresWhenTheStreamEnds() {
     for ending in ["finish", "cancel"] {
       weak var weakCaptured: CapturedProbe?
-      let upstream = HandDrivenPublisher<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>()
       do {
         let captured = CapturedProbe()
@@ -139,7 +139,7 @@ struct HandleEventsTests {
   /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/HandleEventsTests.swift `testBasicBehavior`,
   /// `testCancelAlreadyCancelled`.
   @Test func handleEventsReportsRequestsAndReturnedDemand() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     var log: [String] = []
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(5))
     upstream
@@ -274,7 +274,7 @@ struct HandleEventsStressTests {
   // too, is reported and passed on.
   @Test func aRequestForNothingIsReportedAndPassedOn() {
     let log = EventLog()
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     logEvents(of: upstream, into: log).subscribe(subscriber)
     subscriber.subscription?.request(.max(2))
@@ -289,10 +289,10 @@ struct HandleEventsStressTests {
   // comes, is taken and handed on.
   @Test func aRequestOrCancelBeforeTheSubscriptionOnlyRunsItsClosure() throws {
     let log = EventLog()
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     logEvents(of: upstream, into: log).subscribe(subscriber)
-    let early = try #require(upstream.operatorSubscription)
+    let early = try #require(upstream.subscriberAsSubscription)
     early.request(.max(1))
     early.cancel()
     #expect(log.entries == ["request max(1)", "cancel"])
@@ -310,7 +310,7 @@ struct HandleEventsStressTests {
   // before the subscription passes through, with its closures.
   @Test func aValueOrCompletionBeforeTheSubscriptionPassesThrough() {
     let log = EventLog()
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
     logEvents(of: upstream, into: log).subscribe(subscriber)
     #expect(upstream.send(144) == .max(42))
@@ -326,7 +326,7 @@ struct HandleEventsStressTests {
   // closure, a rejected one too, until the stream ends.
   @Test func aRejectedSubscriptionRunsTheClosureToo() {
     let log = EventLog()
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     logEvents(of: upstream, into: log).subscribe(subscriber)
     let second = SpySubscription()
@@ -343,9 +343,9 @@ struct HandleEventsStressTests {
 
   // `testHandleEventsReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     upstream.handleEvents().subscribe(TestSubscriber<Int, Never>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "HandleEvents")
     #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "HandleEvents")

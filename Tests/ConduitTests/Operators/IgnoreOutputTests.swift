@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct IgnoreOutputTests {
   @Test func dropsEveryValueAndFinishesWithoutDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let ignore: Publishers.IgnoreOutput<ReducingUpstream<Int, Never>> = upstream.ignoreOutput()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let ignore: Publishers.IgnoreOutput<HandDrivenUpstream<Int, Never>> = upstream.ignoreOutput()
     let subscriber = TestSubscriber<Never, Never>(initialDemand: .none)
     ignore.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -49,7 +49,7 @@ struct IgnoreOutputTests {
   // testCompletionWithValues): the subscriber gets upstream's own subscription, so its requests
   // and cancels go straight to upstream, which is then asked for everything.
   @Test func handsUpstreamsSubscriptionDownstreamThenAsksForEverything() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Never, ParityError>(initialDemand: .max(42), demandPerValue: .max(1))
     var eventsWhenSubscribed: [SubscriptionEvent]?
     recorder.onSubscription = { _ in eventsWhenSubscribed = upstream.events }
@@ -79,10 +79,10 @@ struct IgnoreOutputTests {
   // As in Combine (IgnoreOutputTests.testReceiveSubscriptionTwice): like upstream's first
   // subscription, a further one goes downstream and is asked for everything.
   @Test func aSecondSubscriptionGoesDownstreamAndIsAskedForEverything() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Never, ParityError>()
     upstream.ignoreOutput().subscribe(recorder)
-    let second = RecordingSubscription()
+    let second = SpySubscription(name: "RecordingSubscription")
 
     upstream.sendSubscription(second)
 
@@ -96,14 +96,15 @@ struct IgnoreOutputTests {
   // testCompletionWithEmpty): every completion upstream sends passes on, one before the
   // subscription too.
   @Test func passesOnEveryCompletionUpstreamSends() {
-    let early = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let early = HandDrivenUpstream<Int, ParityError>(
+      conduct: .careless, sendsSubscription: false)
     let earlyRecorder = RecordingSubscriber<Never, ParityError>()
     early.ignoreOutput().subscribe(earlyRecorder)
     early.send(completion: .finished)
     #expect(earlyRecorder.history == ["finished"])
     early.detach()
 
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(name: "RecordingUpstream", conduct: .careless)
     let recorder = RecordingSubscriber<Never, ParityError>(initialDemand: .max(42))
     upstream.ignoreOutput().subscribe(recorder)
     upstream.send(completion: .failure(ParityError()))
@@ -116,9 +117,9 @@ struct IgnoreOutputTests {
 
   // IgnoreOutputTests.testIgnoreOutputReflection.
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     upstream.ignoreOutput().subscribe(TestSubscriber<Never, Never>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
 
     #expect(String(describing: inner) == "IgnoreOutput")
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "IgnoreOutput")

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct LastTests {
   @Test func publishesTheLastValueOnFinish() {
-    let upstream = ReducingUpstream<String, Never>()
-    let last: Publishers.Last<ReducingUpstream<String, Never>> = upstream.last()
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
+    let last: Publishers.Last<HandDrivenUpstream<String, Never>> = upstream.last()
     let subscriber = TestSubscriber<String, Never>()
     last.subscribe(subscriber)
 
@@ -22,7 +22,7 @@ struct LastTests {
   // As in Combine (LastTests.testLastFinishesImmediatelyWithoutDemand), the bare completion
   // waits for demand.
   @Test func anEmptyUpstreamFinishesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last().subscribe(subscriber)
 
@@ -34,7 +34,7 @@ struct LastTests {
   }
 
   @Test func requestsUnlimitedAndHoldsTheValueUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last().subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -60,7 +60,7 @@ struct LastTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.last().subscribe(subscriber)
 

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct LastWhereTests {
   @Test func publishesTheLastSatisfyingValueOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let last: Publishers.LastWhere<ReducingUpstream<Int, Never>> = upstream.last { $0.isMultiple(of: 2) }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let last: Publishers.LastWhere<HandDrivenUpstream<Int, Never>> = upstream.last { $0.isMultiple(of: 2) }
     let subscriber = TestSubscriber<Int, Never>()
     last.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct LastWhereTests {
   // As in Combine (LastTests.testLastWhereFinishesImmediatelyWithoutDemand), the bare
   // completion waits for demand.
   @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last { $0 > 10 }.subscribe(subscriber)
 
@@ -33,7 +33,7 @@ struct LastWhereTests {
   }
 
   @Test func holdsTheValueUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last { $0 > 1 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -59,7 +59,7 @@ struct LastWhereTests {
   }
 
   @Test func cancelCancelsUpstreamAndStopsThePredicate() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     var calls = 0
     upstream.last { value in
@@ -83,9 +83,9 @@ struct LastWhereTests {
   /// value 2 and `.finished` on upstream's completion; history stays `[.requested(.unlimited)]`
   /// after `cancel()`).
   @Test func afterTheResultRequestsAndCancelStayDownstream() {
-    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    func check<P: Publisher>(_ name: String, _ make: (HandDrivenUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
     where P.Output == Int {
-      let upstream = RecordingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let calls = ParityBox(0)
       let subscriber = RecordingSubscriber<Int, P.Failure>(initialDemand: .none)
       make(upstream) { value in

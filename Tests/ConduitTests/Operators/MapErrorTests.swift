@@ -90,13 +90,14 @@ struct MapErrorTests {
   /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled, .requested(.unlimited),
   /// .cancelled]`).
   @Test func mapErrorPassesEverythingThrough() {
-    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(
+      name: "RecordingUpstream", conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, WrappedError>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.mapError { WrappedError(original: $0) }.subscribe(recorder)
     #expect(upstream.subscriberDescription == "MapError")
 
     #expect(upstream.send(0) == .max(42))
-    upstream.sendSubscription(upstream)
+    upstream.sendSubscription()
     #expect(upstream.send(1) == .max(42))
     upstream.send(completion: .failure(.oops))
     upstream.send(completion: .failure(.oops))

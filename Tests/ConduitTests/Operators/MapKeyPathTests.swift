@@ -55,7 +55,7 @@ struct MapKeyPathTests {
   /// Evidence (OpenCombine): MapKeyPathTests.swift `testMapKeyPathReflection` ("ValueForKey", "ValueForKeys"),
   /// `testMapKeyPathReceiveValueBeforeSubscription`, `testMapKeyPathReceiveCompletionBeforeSubscription`.
   @Test func keyPathMapsDescribeThemselvesAndKeepNoState() {
-    let one = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let one = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let oneRecorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     one.map(\.doubled).subscribe(oneRecorder)
     #expect(one.subscriberDescription == "ValueForKey")
@@ -64,7 +64,7 @@ struct MapKeyPathTests {
     #expect(oneRecorder.history == ["value(6)", "finished"])
     release(one, oneRecorder)
 
-    let two = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let two = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let twoRecorder = RecordingSubscriber<(Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     two.map(\.doubled, \.tripled).subscribe(twoRecorder)
     #expect(two.subscriberDescription == "ValueForKeys")
@@ -72,7 +72,7 @@ struct MapKeyPathTests {
     #expect(twoRecorder.history == ["value((2, 3))"])
     release(two, twoRecorder)
 
-    let three = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let three = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let threeRecorder = RecordingSubscriber<(Int, Int, Int), Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     three.map(\.doubled, \.tripled, \.quadrupled).subscribe(threeRecorder)
     #expect(three.subscriberDescription == "ValueForKeys")

@@ -94,7 +94,7 @@ struct MapTests {
   /// Evidence (OpenCombine): ReplaceNilTests.swift `testReplaceNilReflection` (description "Map"),
   /// `testReplaceNilReceiveValueBeforeSubscription`, `testReplaceNilCompletionBeforeSubscription`.
   @Test func replaceNilIsAMapThatKeepsNoState() {
-    let upstream = RecordingUpstream<Int?, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int?, Never>(conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.replaceNil(with: 1).subscribe(recorder)
     #expect(upstream.subscriberDescription == "Map")

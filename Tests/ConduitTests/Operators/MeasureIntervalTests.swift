@@ -24,7 +24,7 @@ struct MeasureIntervalTests {
 
   @Test func demandTheSubscriberReturnsIsRequestedOfUpstream() {
     let scheduler = DispatchQueue.test
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<DispatchQueue.SchedulerTimeType.Stride, Never>(
       initialDemand: .max(1), demandPerValue: .max(2))
     upstream.measureInterval(using: scheduler).subscribe(subscriber)

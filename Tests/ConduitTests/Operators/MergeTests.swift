@@ -353,15 +353,15 @@ struct MergeTests {
   /// first `[.requested(.max(1)), .cancelled]`, then `[.requested(.max(1)), .cancelled,
   /// .cancelled]` after the downstream cancels).
   @Test func mergeCancelsASecondSubscription() {
-    let first = RecordingUpstream<Int, ParityFailure>()
+    let first = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let other = PassthroughSubject<Int, ParityFailure>()
     let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
     first.merge(with: other).subscribe(subscriber)
     #expect(first.events == [.requested(.max(1))])
-    let second = RecordingSubscription()
+    let second = SpySubscription()
     first.sendSubscription(second)
     #expect(second.events == [.cancelled])
-    first.sendSubscription(first)
+    first.sendSubscription()
     #expect(first.events == [.requested(.max(1)), .cancelled])
     subscriber.subscription?.cancel()
     #expect(first.events == [.requested(.max(1)), .cancelled, .cancelled])
@@ -400,8 +400,8 @@ struct MergeTests {
   /// demand, and returns `.max(1)` for a value it delivers.
   /// Evidence (OpenCombine): MergeTests.swift `testChildDemand`, `testMergeReceiveSubscriptionTwice`.
   @Test func mergeAsksEachUpstreamForOneBeforeDemandAndOneMorePerDeliveredValue() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     first.merge(with: second).subscribe(subscriber)
     #expect(first.link?.requests == [.max(1)])
@@ -461,8 +461,8 @@ struct MergeStressTests {
   /// downstream gets exactly what it asked for, each upstream's values in order.
   @Test func oneAtATimeRequestsFromTwoThreadsWhileBothUpstreamsEmitAreMetExactly() {
     let count = 20_000
-    let first = PumpSource(count: count, emitsOnRequest: false)
-    let second = PumpSource(count: count, emitsOnRequest: false, offset: 1_000_000)
+    let first = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: false)
+    let second = HandDrivenUpstream<Int, Never>(pumping: 1_000_000..<1_000_000 + count, emitsOnRequest: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     first.merge(with: second).subscribe(subscriber)
     let requesters = 2
@@ -487,8 +487,8 @@ struct MergeStressTests {
   /// then a single completion.
   @Test func upstreamsFinishingOnTwoThreadsDeliverEveryValueThenOneCompletion() {
     for _ in 0..<200 {
-      let first = PumpSource(count: 200, emitsOnRequest: false, finishes: true)
-      let second = PumpSource(count: 200, emitsOnRequest: false, finishes: true, offset: 1_000)
+      let first = HandDrivenUpstream<Int, Never>(pumping: 0..<200, emitsOnRequest: false, finishes: true)
+      let second = HandDrivenUpstream<Int, Never>(pumping: 1_000..<1_200, emitsOnRequest: false, finishes: true)
       let subscriber = TestSubscriber<Int, Never>()
       first.merge(with: second).subscribe(subscriber)
       runOnThreads(2) { thread in
@@ -555,8 +555,8 @@ struct MergeStressTests {
   /// its own thread and the other inside each request: every value of both arrives.
   @Test func switchingToUnlimitedWhileOneAtATimeRequestsAndValuesFlowDeliversEverything() {
     for _ in 0..<50 {
-      let first = PumpSource(count: 2_000, emitsOnRequest: true)
-      let second = PumpSource(count: 2_000, emitsOnRequest: false, offset: 1_000_000)
+      let first = HandDrivenUpstream<Int, Never>(pumping: 0..<2_000, emitsOnRequest: true)
+      let second = HandDrivenUpstream<Int, Never>(pumping: 1_000_000..<1_002_000, emitsOnRequest: false)
       let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
       first.merge(with: second).subscribe(subscriber)
       runOnThreads(4) { thread in
@@ -582,14 +582,14 @@ struct MergeStressTests {
   /// value, and every value of both upstreams arrives, then one completion.
   @Test func anUpstreamSubscribingLateWhileRequestsArriveIsAskedAndDeliversEverything() {
     for _ in 0..<300 {
-      let first = PumpSource(count: 100, emitsOnRequest: true, finishes: true)
-      let late = PumpSource(
-        count: 100, emitsOnRequest: true, subscribesImmediately: false, finishes: true, offset: 1_000)
+      let first = HandDrivenUpstream<Int, Never>(pumping: 0..<100, emitsOnRequest: true, finishes: true)
+      let late = HandDrivenUpstream<Int, Never>(
+        pumping: 1_000..<1_100, emitsOnRequest: true, finishes: true, sendsSubscription: false)
       let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
       first.merge(with: late).subscribe(subscriber)
       runOnThreads(3) { thread in
         switch thread {
-        case 0: late.giveSubscription()
+        case 0: late.sendSubscription()
         default: for _ in 0..<100 { subscriber.request(.max(1)) }
         }
       }
@@ -613,8 +613,8 @@ func sendFromTwoThreads(_ first: PassthroughSubject<Int, Never>, _ second: Passt
 
 /// `arity` hand-driven upstreams and their merge, built with `merge(with:)` up to eight and
 /// `MergeMany` beyond, as MergeTests.swift's `getChildrenAndMergeForArity` does.
-private func mergeOf(_ arity: Int) -> ([RecordingUpstream<Int, ParityFailure>], AnyPublisher<Int, ParityFailure>) {
-  let c = (0..<arity).map { _ in RecordingUpstream<Int, ParityFailure>() }
+private func mergeOf(_ arity: Int) -> ([HandDrivenUpstream<Int, ParityFailure>], AnyPublisher<Int, ParityFailure>) {
+  let c = (0..<arity).map { _ in HandDrivenUpstream<Int, ParityFailure>(conduct: .careless) }
   let merged: AnyPublisher<Int, ParityFailure>
   switch arity {
   case 2: merged = c[0].merge(with: c[1]).eraseToAnyPublisher()

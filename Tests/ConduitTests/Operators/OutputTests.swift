@@ -7,7 +7,7 @@ struct OutputTests {
   // MARK: Ranges
 
   @Test func operatorsTranslateToCountableRanges() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     #expect(upstream.output(at: 89).range == 89..<90)
     #expect(upstream.output(in: 4..<5).range == 4..<5)
     #expect(upstream.output(in: 4...5).range == 4..<6)
@@ -19,8 +19,8 @@ struct OutputTests {
   // MARK: Values and completion
 
   @Test func outputAtPublishesTheIndexedValueThenFinishesOnTheNext() {
-    let upstream = ReducingUpstream<String, Never>()
-    let output: Publishers.Output<ReducingUpstream<String, Never>> = upstream.output(at: 1)
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
+    let output: Publishers.Output<HandDrivenUpstream<String, Never>> = upstream.output(at: 1)
     let subscriber = TestSubscriber<String, Never>()
     output.subscribe(subscriber)
 
@@ -50,7 +50,7 @@ struct OutputTests {
   }
 
   @Test func anUpstreamCompletionBeforeTheRangeEndsPassesThrough() {
-    let upstream = ReducingUpstream<Int, ReducingError>()
+    let upstream = HandDrivenUpstream<Int, ReducingError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, ReducingError>()
     upstream.output(in: 1...5).subscribe(subscriber)
 
@@ -64,7 +64,7 @@ struct OutputTests {
   }
 
   @Test func anEmptyRangeFinishesOnTheFirstElementInIt() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.output(in: 2..<2).subscribe(subscriber)
 
@@ -80,7 +80,7 @@ struct OutputTests {
   // MARK: Demand
 
   @Test func demandGoesStraightUpstreamAndSkippedValuesAreAskedForAgain() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(3))
     upstream.output(in: 2..<4).subscribe(subscriber)
     #expect(upstream.requests.isEmpty)
@@ -131,7 +131,7 @@ struct OutputTests {
   }
 
   @Test func cancelReachesAHandWrittenUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.output(at: 3).subscribe(subscriber)
 
@@ -142,7 +142,7 @@ struct OutputTests {
   }
 
   @Test func aSecondSubscriptionIsCancelled() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.output(at: 0).subscribe(subscriber)
     let second = SpySubscription()
@@ -202,7 +202,7 @@ struct OutputTests {
 
   @Test func valuesBeforeTheSubscriptionAreCountedAfterAnIgnoredCompletion() {
     // As in Combine: the completion is ignored, and values are counted and passed on.
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, ParityError>(demandPerValue: .max(42))
     upstream.output(in: 1..<3).subscribe(subscriber)
     upstream.send(completion: .failure(ParityError()))
@@ -221,7 +221,7 @@ struct OutputTests {
   }
 
   @Test func requestingNonePassesUpstream() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, ParityError>()
     upstream.output(in: 0..<3).subscribe(subscriber)
     subscriber.subscription?.request(.none)

@@ -20,7 +20,7 @@ struct PrefixTests {
   }
 
   @Test func cancelsUpstreamOnceTheRangeIsOver() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(1).subscribe(subscriber)
     upstream.send(1)

@@ -26,8 +26,8 @@ struct PrefixUntilOutputTests {
   /// cancel the trigger, OpenCombine PrefixUntilOutputTests `testBasicBehavior`: the trigger
   /// would keep the finished subscription until it completes.)
   @Test func theTriggerCancelsUpstreamAndItself() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<String, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     #expect(trigger.link?.requests == [.max(1)])
@@ -44,7 +44,7 @@ struct PrefixUntilOutputTests {
 
   /// Combine accepts `.none` here and passes it on (`testRequestZeroDemand`).
   @Test func requestingNoneIsAcceptedAndPassedOn() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.prefix(untilOutputFrom: PassthroughSubject<Void, Never>()).subscribe(subscriber)
     subscriber.subscription?.request(.none)
@@ -57,8 +57,8 @@ struct PrefixUntilOutputTests {
   /// the subscriber, which was never subscribed, and cancels the trigger, as in Combine
   /// (`testPrefixUntilOutputReceiveCompletionBeforeSubscription`).
   @Test func anUpstreamCompletionBeforeItsSubscriptionEndsTheStreamSilently() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     upstream.send(completion: .finished)
@@ -74,8 +74,8 @@ struct PrefixUntilOutputTests {
   /// and upstream's subscription is cancelled when it arrives
   /// (`testTerminatorEmitsValueBeforeUpstreamSendsSubscription`).
   @Test func aTriggerBeforeUpstreamsSubscriptionFinishesAtOnce() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     #expect(subscriber.events.isEmpty)
@@ -92,8 +92,8 @@ struct PrefixUntilOutputTests {
   /// A trigger that completed, even before its subscription, gets any subscription it sends
   /// afterwards cancelled, as in Combine.
   @Test func aTriggerSubscriptionAfterItsCompletionIsCancelled() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = RecordingUpstream<Void, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     trigger.send(completion: .finished)
@@ -108,8 +108,8 @@ struct PrefixUntilOutputTests {
   /// Combine gives this operator's subscriber and subscription no description or reflection
   /// (`testPrefixUntilOutputReflection`).
   @Test func hasNoDescriptionAsInCombine() throws {
-    let upstream = RecordingUpstream<Int, Never>()
-    let trigger = RecordingUpstream<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let trigger = HandDrivenUpstream<Void, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     let subscription = try #require(subscriber.subscription)
@@ -124,8 +124,8 @@ struct PrefixUntilOutputTests {
   }
 
   @Test func subscribesToTheOtherPublisherFirst() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { _ in }
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
@@ -135,7 +135,7 @@ struct PrefixUntilOutputTests {
   }
 
   @Test func aTriggerThatEmitsAtOnceFinishesTheStreamAtOnce() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: Just(())).subscribe(subscriber)
     #expect(upstream.link?.isCancelled == true)
@@ -161,8 +161,8 @@ struct PrefixUntilOutputTests {
   }
 
   @Test func upstreamCompletionPassesThroughAndCancelsTheTrigger() {
-    let upstream = HandDrivenPublisher<Int, PrefixUntilOutputTestError>()
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, PrefixUntilOutputTestError>()
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, PrefixUntilOutputTestError>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     upstream.send(1)
@@ -173,7 +173,7 @@ struct PrefixUntilOutputTests {
   }
 
   @Test func passesDemandUpstreamAndNeverBeyondIt() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let trigger = PassthroughSubject<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
@@ -191,8 +191,8 @@ struct PrefixUntilOutputTests {
   }
 
   @Test func cancelReachesBothPublishers() {
-    let upstream = HandDrivenPublisher<Int, Never>()
-    let trigger = HandDrivenPublisher<Void, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
+    let trigger = HandDrivenUpstream<Void, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(untilOutputFrom: trigger).subscribe(subscriber)
     upstream.send(1)

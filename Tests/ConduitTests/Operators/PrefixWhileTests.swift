@@ -14,7 +14,7 @@ struct PrefixWhileTests {
   }
 
   @Test func theFirstRejectedValueCancelsUpstreamAndFinishes() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(while: { $0 < 3 }).subscribe(subscriber)
     #expect(upstream.send(1) == .none)
@@ -29,7 +29,7 @@ struct PrefixWhileTests {
 
   @Test func stopsAskingThePredicateAfterTheEnd() {
     var calls: [Int] = []
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(while: {
       calls.append($0); return $0 < 3
@@ -45,7 +45,7 @@ struct PrefixWhileTests {
     [1, 2].publisher.eraseToAnyPublisher().prefix(while: { _ in true }).subscribe(finishing)
     #expect(finishing.events == [.subscription, .value(1), .value(2), .completion(.finished)])
 
-    let upstream = HandDrivenPublisher<Int, PrefixWhileTestError>()
+    let upstream = HandDrivenUpstream<Int, PrefixWhileTestError>()
     let failing = TestSubscriber<Int, PrefixWhileTestError>()
     upstream.prefix(while: { _ in true }).subscribe(failing)
     upstream.send(1)
@@ -64,7 +64,7 @@ struct PrefixWhileTests {
   }
 
   @Test func passesDemandStraightUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2), demandPerValue: .max(1))
     upstream.prefix(while: { _ in true }).subscribe(subscriber)
     #expect(upstream.send(1) == .max(1))
@@ -74,7 +74,7 @@ struct PrefixWhileTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.prefix(while: { _ in true }).subscribe(subscriber)
     upstream.send(1)
@@ -123,8 +123,8 @@ struct PrefixWhileTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.prefix { _ in true }.subscribe(RecordingSubscriber<Int, ParityError>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.prefix { _ in true }.subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -133,8 +133,8 @@ struct PrefixWhileTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
-      let subscriber = RecordingSubscriber<Int, ParityError>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
+      let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .none)
       upstream.prefix { _ in true }.subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

@@ -44,7 +44,7 @@ private struct TextCollectorBox: @unchecked Sendable {
 struct PrintTests {
   @Test func logsAFinishedStreamInCombinesFormat() {
     let output = TextCollector()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.print("numbers", to: output).subscribe(subscriber)
     upstream.send(1)
@@ -92,7 +92,7 @@ struct PrintTests {
 
   @Test func logsDemandRequestedAndReturned() {
     let output = TextCollector()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.print("p", to: output).subscribe(subscriber)
     upstream.send(1)
@@ -113,7 +113,7 @@ struct PrintTests {
 
   @Test func logsUnlimitedDemandReturnedSynchronously() {
     let output = TextCollector()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .unlimited)
     upstream.print(to: output).subscribe(subscriber)
     upstream.send(1)
@@ -123,7 +123,7 @@ struct PrintTests {
 
   @Test func logsFailure() {
     let output = TextCollector()
-    let upstream = HandDrivenPublisher<Int, PrintTestError>()
+    let upstream = HandDrivenUpstream<Int, PrintTestError>()
     let subscriber = TestSubscriber<Int, PrintTestError>()
     upstream.print("p", to: output).subscribe(subscriber)
     upstream.send(completion: .failure(PrintTestError()))
@@ -138,7 +138,7 @@ struct PrintTests {
 
   @Test func logsCancelAndCancelsUpstream() {
     let output = TextCollector()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.print("p", to: output).subscribe(subscriber)
     upstream.send(1)
@@ -192,7 +192,7 @@ struct PrintTests {
       }
     }
     let output = CancellingCollector()
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.print(to: output).subscribe(subscriber)
     output.onWrite = { line in
@@ -230,7 +230,7 @@ struct PrintTests {
   // `testReceiveSubscriptionTwice`: a rejected subscription is logged too.
   @Test func logsARejectedSubscription() {
     let output = TextCollector()
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.print(to: output).subscribe(subscriber)
     let second = SpySubscription()
@@ -246,7 +246,7 @@ struct PrintTests {
   // a value or a completion that comes before the subscription is logged and passed through.
   @Test func aValueOrCompletionBeforeTheSubscriptionPassesThrough() {
     let output = TextCollector()
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(demandPerValue: .max(42))
     upstream.print(to: output).subscribe(subscriber)
     #expect(upstream.send(0) == .max(42))
@@ -259,10 +259,10 @@ struct PrintTests {
   // cancel before the subscription is only logged; the subscription, when it comes, is taken.
   @Test func aRequestOrCancelBeforeTheSubscriptionIsOnlyLogged() throws {
     let output = TextCollector()
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.print(to: output).subscribe(subscriber)
-    let early = try #require(upstream.operatorSubscription)
+    let early = try #require(upstream.subscriberAsSubscription)
     early.request(.max(1))
     early.cancel()
     upstream.sendSubscription()
@@ -277,7 +277,7 @@ struct PrintTests {
   // Combine's print passes any demand on; `.none` is logged and passed on too.
   @Test func aRequestForNothingIsLoggedAndPassedOn() {
     let output = TextCollector()
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.print(to: output).subscribe(subscriber)
     subscriber.subscription?.request(.none)
@@ -288,9 +288,9 @@ struct PrintTests {
 
   // `testPrintReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     upstream.print(to: TextCollector()).subscribe(TestSubscriber<Int, Never>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "Print")
     #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Print")
@@ -304,7 +304,7 @@ struct PrintTests {
   /// output interleaving "callback …" lines written by the subscription and the subscriber).
   @Test func printWritesEachLineBeforeThePassedOnCall() {
     let stream = SharedStream()
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(name: "RecordingUpstream", conduct: .careless)
     upstream.onRequest = { _ in stream.write("callback request demand\n") }
     upstream.onCancel = { stream.write("callback cancel subscription\n") }
     let subscriber = RecordingSubscriber<Int, ParityFailure>(initialDemand: .none)
@@ -349,7 +349,7 @@ struct PrintTests {
       ])
     upstream.detach()
 
-    let cancelled = RecordingUpstream<Int, Never>()
+    let cancelled = HandDrivenUpstream<Int, Never>(conduct: .careless)
     cancelled.onCancel = { stream.write("callback cancel subscription\n") }
     let cancelling = RecordingSubscriber<Int, Never>(initialDemand: .none)
     cancelled.print(to: stream).subscribe(cancelling)

@@ -37,7 +37,7 @@ struct ReceiveOnTests {
 
   @Test func demandGoesStraightUpstreamAndWhatTheSubscriberReturnsIsRequested() {
     let scheduler = DispatchQueue.test
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.receive(on: scheduler).subscribe(subscriber)
     #expect(upstream.events == [.requested(.max(1))])
@@ -111,7 +111,7 @@ struct ReceiveOnTests {
 
   @Test func itDescribesItselfAsCombineDoes() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.receive(on: scheduler).subscribe(subscriber)
     let subscription = subscriber.subscription

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct ReduceTests {
   @Test func accumulatesInOrderAndPublishesOnFinish() {
-    let upstream = ReducingUpstream<String, Never>()
-    let reduce: Publishers.Reduce<ReducingUpstream<String, Never>, String> = upstream.reduce(">", +)
+    let upstream = HandDrivenUpstream<String, Never>(conduct: .careless)
+    let reduce: Publishers.Reduce<HandDrivenUpstream<String, Never>, String> = upstream.reduce(">", +)
     let subscriber = TestSubscriber<String, Never>()
     reduce.subscribe(subscriber)
 
@@ -22,7 +22,7 @@ struct ReduceTests {
   }
 
   @Test func anEmptyUpstreamPublishesTheInitialValueOnDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.reduce(42, +).subscribe(subscriber)
 
@@ -35,7 +35,7 @@ struct ReduceTests {
   }
 
   @Test func requestsUnlimitedAndHoldsTheResultUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.reduce(0, +).subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -62,7 +62,7 @@ struct ReduceTests {
   }
 
   @Test func cancelStopsTheClosureAndCancelsUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     var calls = 0
     upstream.reduce(0) { sum, value in

@@ -113,8 +113,8 @@ struct RemoveDuplicatesTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -123,8 +123,8 @@ struct RemoveDuplicatesTests {
 
   @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.send(completion: .finished)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -133,8 +133,8 @@ struct RemoveDuplicatesTests {
 
   @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.removeDuplicates().subscribe(RecordingSubscriber<Int, ParityError>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.removeDuplicates().subscribe(TestSubscriber<Int, ParityError>(initialDemand: .none))
       upstream.subscriberAsSubscription?.request(.max(1))
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -143,8 +143,8 @@ struct RemoveDuplicatesTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
-      let subscriber = RecordingSubscriber<Int, ParityError>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
+      let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .none)
       upstream.removeDuplicates().subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

@@ -20,7 +20,7 @@ struct ReplaceEmptyTests {
   }
 
   @Test func aFailureIsNotReplaced() {
-    let upstream = HandDrivenPublisher<Int, ReplaceEmptyTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceEmptyTestError>()
     let subscriber = TestSubscriber<Int, ReplaceEmptyTestError>()
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
     upstream.send(completion: .failure(ReplaceEmptyTestError()))
@@ -28,7 +28,7 @@ struct ReplaceEmptyTests {
   }
 
   @Test func waitsForDemandBeforeDeliveringTheReplacement() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
     upstream.send(completion: .finished)
@@ -44,7 +44,7 @@ struct ReplaceEmptyTests {
   // upstream is asked for everything, after what the subscriber asked for from inside
   // `receive(subscription:)`; the subscriber's later requests go up too.
   @Test func asksUpstreamForEverythingAndPassesDemandOn() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(1), .unlimited])
@@ -64,7 +64,7 @@ struct ReplaceEmptyTests {
   }
 
   @Test func aCancelFromInsideReceiveSubscriptionAsksUpstreamForNothing() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = AnySubscriber<Int, Never>(
       receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
     upstream.replaceEmpty(with: 0).subscribe(subscriber)
@@ -76,11 +76,11 @@ struct ReplaceEmptyTests {
   // upstream's subscription changes nothing; the subscription arriving later is asked for
   // everything.
   @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.replaceEmpty(with: 7).subscribe(subscriber)
 
-    try #require(upstream.operatorSubscription).cancel()
+    try #require(upstream.subscriberAsSubscription).cancel()
     upstream.sendSubscription()
     #expect(upstream.requests == [.unlimited, .unlimited])
     #expect(upstream.cancelCount == 0)
@@ -90,11 +90,11 @@ struct ReplaceEmptyTests {
 
   // As in Combine: a request before upstream's subscription counts for the replacement.
   @Test func aRequestBeforeTheSubscriptionCountsForTheReplacement() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceEmpty(with: 7).subscribe(subscriber)
 
-    try #require(upstream.operatorSubscription).request(.max(1))
+    try #require(upstream.subscriberAsSubscription).request(.max(1))
     upstream.sendSubscription()
     #expect(upstream.requests == [.unlimited])
     upstream.send(completion: .finished)
@@ -103,9 +103,9 @@ struct ReplaceEmptyTests {
 
   // ReplaceEmptyTests.testReplaceEmptyReflection.
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     upstream.replaceEmpty(with: 0).subscribe(TestSubscriber<Int, Never>())
-    let inner = try #require(upstream.operatorSubscription)
+    let inner = try #require(upstream.subscriberAsSubscription)
 
     #expect(String(describing: inner) == "ReplaceEmpty")
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceEmpty")
@@ -115,7 +115,7 @@ struct ReplaceEmptyTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsEverything() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
     subscriber.cancel()
@@ -125,7 +125,7 @@ struct ReplaceEmptyTests {
   }
 
   @Test func cancelWhileTheReplacementWaitsForDemand() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceEmpty(with: 42).subscribe(subscriber)
     let subscription = subscriber.subscription

@@ -37,7 +37,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func failureWithoutDemandHoldsTheReplacementUntilRequested() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceError(with: 9).subscribe(subscriber)
     upstream.send(completion: .failure(ReplaceErrorTestError()))
@@ -49,7 +49,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func spentDemandHoldsTheReplacement() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.replaceError(with: 0).subscribe(subscriber)
     #expect(upstream.requests == [.max(2)])
@@ -65,7 +65,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func demandReturnedFromReceiveCounts() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(1))
     upstream.replaceError(with: 0).subscribe(subscriber)
     #expect(upstream.send(1) == .max(1))
@@ -77,7 +77,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func requestsGoUpstream() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.replaceError(with: 0).subscribe(subscriber)
     subscriber.request(.max(2))
@@ -100,7 +100,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func cancelCancelsUpstreamAndStopsEverything() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.replaceError(with: 0).subscribe(subscriber)
     upstream.send(1)
@@ -112,7 +112,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func cancelWhileHoldingTheReplacementDropsIt() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceError(with: 0).subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -124,7 +124,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func cancelIsIdempotent() {
-    let upstream = ManualUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.replaceError(with: 0).subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -163,7 +163,7 @@ struct ReplaceErrorTests {
   /// [.requested(.max(10))]`), `testReplaceErrorReceiveValueBeforeSubscription` (history `[]`,
   /// demand `.none`).
   @Test func replaceErrorSubscribesDownstreamWhenUpstreamAnswers() {
-    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .max(10), demandPerValue: .none)
     upstream.replaceError(with: 1).subscribe(recorder)
     #expect(upstream.subscriberDescription == "ReplaceError")
@@ -172,7 +172,7 @@ struct ReplaceErrorTests {
     #expect(upstream.send(0) == .none)
     #expect(recorder.history.isEmpty)
 
-    let late = RecordingSubscription()
+    let late = SpySubscription()
     upstream.sendSubscription(late)
     #expect(recorder.history == ["subscription(ReplaceError)"])
     #expect(late.events == [.requested(.max(10))])
@@ -185,7 +185,7 @@ struct ReplaceErrorTests {
   /// Evidence (OpenCombine): ReplaceErrorTests.swift `testReplaceErrorCompletionBeforeSubscription` (history
   /// `[]`).
   @Test func replaceErrorIgnoresACompletionBeforeTheSubscription() {
-    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
     upstream.replaceError(with: 1).subscribe(recorder)
     upstream.send(completion: .finished)
@@ -218,7 +218,7 @@ struct ReplaceErrorTests {
   /// `[.subscription("ReplaceError")]`, then `.value(42), .completion(.finished)` after
   /// `request(.max(1))`).
   @Test func replaceErrorFailureWithoutDemandThenFinished() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .none)
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(completion: .failure(.oops))
@@ -236,7 +236,7 @@ struct ReplaceErrorTests {
   /// the replacement), `testReceiveCompletionTwice`, `testReceiveSubscriptionTwice`,
   /// `testCancelAlreadyCancelled` (`[.requested(.unlimited), .cancelled]`).
   @Test func replaceErrorIgnoresEverythingOnceEnded() {
-    let upstream = RecordingUpstream<Int, ParityFailure>()
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
     upstream.replaceError(with: 42).subscribe(recorder)
     upstream.send(completion: .failure(.oops))
@@ -247,7 +247,7 @@ struct ReplaceErrorTests {
     #expect(recorder.history == ["subscription(ReplaceError)", "value(42)", "finished"])
     release(upstream, recorder)
 
-    let twice = RecordingUpstream<Int, ParityFailure>()
+    let twice = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let twiceRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
     twice.replaceError(with: 42).subscribe(twiceRecorder)
     twice.send(completion: .finished)
@@ -257,10 +257,10 @@ struct ReplaceErrorTests {
     #expect(twiceRecorder.history == ["subscription(ReplaceError)", "finished"])
     release(twice, twiceRecorder)
 
-    let cancelled = RecordingUpstream<Int, ParityFailure>()
+    let cancelled = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
     let cancelledRecorder = RecordingSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .none)
     cancelled.replaceError(with: 42).subscribe(cancelledRecorder)
-    let second = RecordingSubscription()
+    let second = SpySubscription()
     cancelled.sendSubscription(second)
     #expect(second.events == [.cancelled])
     cancelledRecorder.subscription?.cancel()
@@ -274,7 +274,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func replaceErrorCancelledOnSubscribeCancelsUpstream() {
-    let upstream = ManualUpstream<Int, Boom>()
+    let upstream = HandDrivenUpstream<Int, Boom>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     Publishers.ReplaceError(upstream: Empty<Int, Boom>(completeImmediately: false), output: 0)
       .subscribe(subscriber)
@@ -292,7 +292,7 @@ struct ReplaceErrorTests {
   }
 
   @Test func replaceErrorDemandAskedOnSubscribeIsForwarded() {
-    let upstream = ManualUpstream<Int, Boom>()
+    let upstream = HandDrivenUpstream<Int, Boom>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     Publishers.ReplaceError(upstream: upstream, output: 9).subscribe(subscriber)
     #expect(upstream.requests == [.max(2)])
@@ -379,7 +379,7 @@ extension ReplaceErrorTests {
   // `testLateSubscription`: the subscriber gets its subscription when the upstream hands over
   // its own, and what it asks for then goes upstream.
   @Test func theSubscriberIsSubscribedWhenTheUpstreamSubscriptionArrives() {
-    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .max(10))
     upstream.replaceError(with: 1).subscribe(subscriber)
     #expect(subscriber.history.isEmpty)
@@ -393,13 +393,13 @@ extension ReplaceErrorTests {
   // `testReplaceErrorCancelBeforeSubscription`: what comes before the subscription is ignored,
   // a cancel too.
   @Test func whatComesBeforeTheSubscriptionIsIgnored() throws {
-    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, Never>()
     upstream.replaceError(with: 1).subscribe(subscriber)
     #expect(upstream.send(0) == .none)
     upstream.send(completion: .failure(ReplaceErrorTestError()))
     upstream.send(completion: .finished)
-    try #require(upstream.operatorSubscription).cancel()
+    try #require(upstream.subscriberAsSubscription).cancel()
     #expect(subscriber.history.isEmpty)
     upstream.sendSubscription()
     #expect(upstream.cancelCount == 0)
@@ -412,7 +412,7 @@ extension ReplaceErrorTests {
   // `testSendingErrorWithNoDemandThenFinish`: a finish after a failure held for want of demand is
   // ignored; the replacement still goes out when asked for.
   @Test func aFinishAfterAHeldFailureIsIgnored() {
-    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>()
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.replaceError(with: 42).subscribe(subscriber)
     upstream.send(completion: .failure(ReplaceErrorTestError()))
@@ -425,7 +425,7 @@ extension ReplaceErrorTests {
   // `testCrashOnReceiveValueWithZeroPendingDemand`.
   @Test func aValueBeyondTheDemandStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = ReducingUpstream<Int, ReplaceErrorTestError>()
+      let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>(conduct: .careless)
       upstream.replaceError(with: 0).subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
       upstream.send(1)
     }
@@ -435,9 +435,9 @@ extension ReplaceErrorTests {
 
   // `testReplaceErrorReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, ReplaceErrorTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ReplaceErrorTestError>(conduct: .careless, sendsSubscription: false)
     upstream.replaceError(with: 0).subscribe(TestSubscriber<Int, Never>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "ReplaceError")
     #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "ReplaceError")

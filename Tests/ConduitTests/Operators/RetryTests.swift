@@ -56,7 +56,7 @@ struct RetryTests {
   }
 
   @Test func valuesBeforeAFailureAreKept() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>()
     upstream.retry(1).subscribe(subscriber)
     upstream.send(1)
@@ -68,7 +68,7 @@ struct RetryTests {
   }
 
   @Test func carriesTheRemainingDemandToTheNewSubscription() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(3))
     upstream.retry(2).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(3)])
@@ -91,7 +91,7 @@ struct RetryTests {
   // As in Combine: demand the subscriber returns from `receive(_:)` is asked of the upstream with
   // `request(_:)`, and counted for a resubscription.
   @Test func asksForDemandReturnedFromReceiveRatherThanReturningIt() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(3), demandPerValue: .max(5))
     upstream.retry(1).subscribe(subscriber)
     #expect(upstream.send(5) == .none)
@@ -102,7 +102,7 @@ struct RetryTests {
   }
 
   @Test func asksTheNewSubscriptionForNothingWhenNoDemandIsLeft() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(1))
     upstream.retry(1).subscribe(subscriber)
     upstream.send(1)
@@ -112,7 +112,7 @@ struct RetryTests {
   }
 
   @Test func cancelCancelsTheCurrentSubscriptionAndStopsRetrying() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>()
     upstream.retry(3).subscribe(subscriber)
     upstream.send(completion: .failure(.failed(attempt: 1)))
@@ -142,7 +142,7 @@ struct RetryTests {
   }
 
   @Test func retryCarriesOutstandingDemandToEachResubscription() {
-    let upstream = HandDrivenPublisher<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>()
     let subscriber = TestSubscriber<Int, ParityError>(initialDemand: .max(5))
     upstream.retry(3).subscribe(subscriber)
     upstream.send(1)
@@ -176,7 +176,7 @@ private struct RetryStressError: Error {}
 extension RetryTests {
   // `testRetryNegativeAmountOfTimes`: a negative count never runs out.
   @Test func aNegativeCountRetriesWithoutLimit() {
-    let upstream = HandDrivenPublisher<Int, RetryTestError>()
+    let upstream = HandDrivenUpstream<Int, RetryTestError>()
     let subscriber = TestSubscriber<Int, RetryTestError>(initialDemand: .max(1))
     upstream.retry(-1).subscribe(subscriber)
     for attempt in 1...100 { upstream.send(completion: .failure(.failed(attempt: attempt))) }
@@ -189,7 +189,7 @@ extension RetryTests {
   // `testRecurseAndReceiveValue`: a value that comes between two subscriptions is delivered, and
   // the demand it returns is asked of the next subscription.
   @Test func aValueBetweenSubscriptionsIsDelivered() {
-    let upstream = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, RetryTestError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, RetryTestError>(initialDemand: .max(3), demandPerValue: .max(2))
     upstream.retry(1).subscribe(subscriber)
     upstream.sendSubscription()
@@ -206,7 +206,7 @@ extension RetryTests {
   // `testRetryReceiveCompletionBeforeSubscription`: a completion before the first subscription is
   // handled as any other: a finish passes through, a failure is retried.
   @Test func aCompletionBeforeTheFirstSubscriptionIsHandledAsAnyOther() {
-    let upstream = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, RetryTestError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, RetryTestError>(initialDemand: .max(1))
     upstream.retry(1).subscribe(subscriber)
     upstream.send(completion: .failure(.failed(attempt: 1)))
@@ -218,7 +218,7 @@ extension RetryTests {
     #expect(subscriber.history == ["subscription(Retry)", "finished"])
     subscriber.forget()
 
-    let early = ReducingUpstream<Int, RetryTestError>(sendsSubscription: false)
+    let early = HandDrivenUpstream<Int, RetryTestError>(conduct: .careless, sendsSubscription: false)
     let finished = RecordingSubscriber<Int, RetryTestError>()
     early.retry(1).subscribe(finished)
     early.send(completion: .finished)
@@ -228,14 +228,14 @@ extension RetryTests {
   // `testCrashesOnUnwantedValue`, `testRetryReceiveValueBeforeSubscription`.
   @Test func aValueBeyondTheDemandStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = ReducingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       upstream.retry(2).subscribe(TestSubscriber<Int, Never>(initialDemand: .none))
       upstream.send(-1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("retry: the upstream sent a value the subscriber had not requested"))
     await #expect(processExitsWith: .failure) {
-      let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
       upstream.retry(2).subscribe(TestSubscriber<Int, Never>())
       upstream.send(31)
     }
@@ -243,9 +243,9 @@ extension RetryTests {
 
   // `testRetryReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     upstream.retry(3).subscribe(TestSubscriber<Int, Never>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "Retry")
     #expect((inner as? any CustomReflectable)?.customMirror.children.isEmpty == true)
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Retry")

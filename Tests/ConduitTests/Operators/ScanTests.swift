@@ -85,7 +85,7 @@ struct ScanTests {
   }
 
   @Test func itsMirrorShowsTheRunningResult() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, ParityError>(initialDemand: .unlimited)
     upstream.scan(10, +).subscribe(subscriber)
     upstream.send(5)
@@ -103,12 +103,13 @@ struct ScanTests {
   /// `testScanReceiveValueBeforeSubscription` (`.value(0)`, demand `.max(42)`), `testScanEmpty`
   /// (described as "Scan").
   @Test func scanForwardsWhateverUpstreamSends() {
-    let upstream = RecordingUpstream<Int, ParityFailure>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(
+      name: "RecordingUpstream", conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.scan(0) { $0 + $1 * 2 }.subscribe(recorder)
     #expect(upstream.subscriberDescription == "Scan")
     #expect(upstream.send(0) == .max(42))
-    upstream.sendSubscription(upstream)
+    upstream.sendSubscription()
     recorder.subscription?.cancel()
     #expect(upstream.send(1) == .max(42))
     upstream.send(completion: .finished)
@@ -127,7 +128,7 @@ struct ScanTests {
   /// `testCancelAlreadyCancelled` (history `[.requested(.unlimited), .cancelled,
   /// .requested(.unlimited), .cancelled]`).
   @Test func scanPassesTheUpstreamSubscriptionThrough() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, Never>(initialDemand: .unlimited)
     upstream.scan(0, +).subscribe(subscriber)
     subscriber.subscription?.cancel()

@@ -82,13 +82,14 @@ struct SetFailureTypeTests {
   /// described as "SetFailureType"), `testDemandSend`, `testCancelAlreadyCancelled`,
   /// `testSetFailureTypeCompletionBeforeSubscription` (`.completion(.finished)`).
   @Test func setFailureTypePassesEverythingThrough() {
-    let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(
+      name: "RecordingUpstream", conduct: .careless, sendsSubscription: false)
     let recorder = RecordingSubscriber<Int, ParityFailure>(initialDemand: .unlimited, demandPerValue: .max(4))
     upstream.setFailureType(to: Never.self).setFailureType(to: ParityFailure.self).subscribe(recorder)
     #expect(upstream.subscriberDescription == "SetFailureType")
 
     upstream.send(completion: .finished)
-    upstream.sendSubscription(upstream)
+    upstream.sendSubscription()
     #expect(upstream.send(0) == .max(4))
     #expect(recorder.history == ["finished", "subscription(RecordingUpstream)", "value(0)"])
 

@@ -8,7 +8,7 @@ import Testing
 struct SubscribeOnTests {
   @Test func theSubscriptionRequestsAndCancelHappenOnTheScheduler() {
     let scheduler = DispatchQueue.test
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(2))
     upstream.subscribe(on: scheduler).subscribe(subscriber)
     #expect(upstream.subscriptionCount == 0)
@@ -30,7 +30,7 @@ struct SubscribeOnTests {
   // `receive(subscription:)` (an immediate scheduler runs it at once, as a concurrent queue may
   // on another thread) is asked of the upstream only once that call has returned (DESIGN §2.3).
   @Test func aRequestThatRunsWhileTheSubscriberTakesItsSubscriptionWaitsForItToReturn() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     var insideReceiveSubscription = false
     var requestedInside = 0
     upstream.onRequest = { _ in if insideReceiveSubscription { requestedInside += 1 } }

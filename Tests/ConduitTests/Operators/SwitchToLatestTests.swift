@@ -13,9 +13,9 @@ struct SwitchToLatestTests {
   // MARK: Values and switching
 
   @Test func republishesTheLatestPublisherAndCancelsThePreviousOne() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(first)
@@ -37,12 +37,12 @@ struct SwitchToLatestTests {
   /// from `receive(_:)` goes back to the inner. Evidence: OpenCombine
   /// Tests/OpenCombineTests/PublisherTests/SwitchToLatestTests.swift `testDemand`.
   @Test func switchToLatestDemand() {
-    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let outer = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
     let subscriber = TestSubscriber<Int, SwitchTestError>(initialDemand: .none, demandPerValue: .max(5))
     outer.switchToLatest().subscribe(subscriber)
     #expect(outer.link?.requests == [.unlimited])
 
-    let inner1 = HandDrivenPublisher<Int, SwitchTestError>()
+    let inner1 = HandDrivenUpstream<Int, SwitchTestError>()
     #expect(outer.send(inner1) == .none)
     #expect(inner1.link?.requests == [])
     subscriber.request(.max(1))
@@ -52,14 +52,14 @@ struct SwitchToLatestTests {
     subscriber.request(.max(1))
     #expect(inner1.link?.requests == [.max(1)])
 
-    let inner2 = HandDrivenPublisher<Int, SwitchTestError>()
+    let inner2 = HandDrivenUpstream<Int, SwitchTestError>()
     outer.send(inner2)
     #expect(inner2.link?.requests == [.max(43)])
     #expect(inner2.send(1) == .max(5))
     #expect(inner2.send(2) == .max(5))
     #expect(inner2.link?.requests == [.max(43)])
 
-    let inner3 = HandDrivenPublisher<Int, SwitchTestError>()
+    let inner3 = HandDrivenUpstream<Int, SwitchTestError>()
     outer.send(inner3)
     #expect(inner2.link?.isCancelled == true)
     #expect(inner3.link?.requests == [.max(51)])
@@ -72,10 +72,10 @@ struct SwitchToLatestTests {
   /// An inner failure fails the whole and cancels the outer (not the failed inner).
   /// Evidence: SwitchToLatestTests.swift `testInnerFails`.
   @Test func switchToLatestInnerFailureCancelsTheOuter() {
-    let outer = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
+    let outer = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
     let subscriber = TestSubscriber<Int, SwitchTestError>(initialDemand: .max(1), demandPerValue: .max(1))
     outer.switchToLatest().subscribe(subscriber)
-    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    let inner = HandDrivenUpstream<Int, SwitchTestError>()
     outer.send(inner)
     #expect(inner.send(1) == .max(1))
     #expect(inner.send(2) == .max(1))
@@ -96,9 +96,9 @@ struct SwitchToLatestTests {
   // MARK: Completion
 
   @Test func finishesOnlyWhenTheUpstreamAndTheLatestPublisherHaveFinished() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(first)
@@ -113,8 +113,8 @@ struct SwitchToLatestTests {
   }
 
   @Test func waitsForTheUpstreamWhenTheLatestPublisherFinishesFirst() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let inner = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -131,8 +131,8 @@ struct SwitchToLatestTests {
   }
 
   @Test func theLatestPublisherFailureCancelsTheUpstream() {
-    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
-    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+    let inner = HandDrivenUpstream<Int, SwitchTestError>()
     let subscriber = TestSubscriber<Int, SwitchTestError>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -142,9 +142,9 @@ struct SwitchToLatestTests {
   }
 
   @Test func aReplacedPublisherFailureIsIgnored() {
-    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
-    let first = HandDrivenPublisher<Int, SwitchTestError>()
-    let second = HandDrivenPublisher<Int, SwitchTestError>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+    let first = HandDrivenUpstream<Int, SwitchTestError>()
+    let second = HandDrivenUpstream<Int, SwitchTestError>()
     let subscriber = TestSubscriber<Int, SwitchTestError>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(first)
@@ -157,8 +157,8 @@ struct SwitchToLatestTests {
   }
 
   @Test func theUpstreamFailureCancelsTheLatestPublisher() {
-    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
-    let inner = HandDrivenPublisher<Int, SwitchTestError>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+    let inner = HandDrivenUpstream<Int, SwitchTestError>()
     let subscriber = TestSubscriber<Int, SwitchTestError>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -172,7 +172,7 @@ struct SwitchToLatestTests {
   // MARK: Demand
 
   @Test func asksTheUpstreamForUnlimitedPublishers() {
-    let upstream = HandDrivenPublisher<Just<Int>, Never>()
+    let upstream = HandDrivenUpstream<Just<Int>, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.switchToLatest().subscribe(subscriber)
     #expect(upstream.link?.requests == [.unlimited])
@@ -180,9 +180,9 @@ struct SwitchToLatestTests {
   }
 
   @Test func carriesTheRemainingDemandAcrossSwitches() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(3))
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(first)
@@ -200,8 +200,8 @@ struct SwitchToLatestTests {
   }
 
   @Test func demandRequestedBeforeAnyPublisherGoesToTheFirstOne() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let inner = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.switchToLatest().subscribe(subscriber)
     subscriber.request(.max(1))
@@ -211,8 +211,8 @@ struct SwitchToLatestTests {
   }
 
   @Test func demandReturnedFromReceiveGoesToTheLatestPublisher() {
-    let upstream = PassthroughSubject<HandDrivenPublisher<Int, Never>, Never>()
-    let inner = HandDrivenPublisher<Int, Never>()
+    let upstream = PassthroughSubject<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1), demandPerValue: .max(2))
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -234,8 +234,8 @@ struct SwitchToLatestTests {
   // MARK: Cancellation
 
   @Test func cancelCancelsTheUpstreamAndTheLatestPublisher() {
-    let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
-    let inner = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -250,8 +250,8 @@ struct SwitchToLatestTests {
   /// The latest publisher is cancelled before the upstream, as in Combine (OpenCombine
   /// SwitchToLatestTests `testCancelCancels`).
   @Test func cancelCancelsTheLatestPublisherAndThenTheUpstream() {
-    let upstream = RecordingUpstream<RecordingUpstream<Int, Never>, Never>()
-    let inner = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>(conduct: .careless)
+    let inner = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(42))
     upstream.switchToLatest().subscribe(subscriber)
     var innerAtUpstreamCancel: [SubscriptionEvent] = []
@@ -271,8 +271,8 @@ struct SwitchToLatestTests {
   /// demand, and the demand the subscriber returns goes back to it, as in Combine
   /// (`testSwitchToLatestInnerReceiveValueBeforeSubscription`).
   @Test func aValueBeforeTheInnersSubscriptionIsDeliveredAndAnswered() {
-    let upstream = HandDrivenPublisher<RecordingUpstream<Int, Never>, Never>()
-    let inner = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+    let inner = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .unlimited, demandPerValue: .max(42))
     upstream.switchToLatest().subscribe(subscriber)
     upstream.send(inner)
@@ -287,8 +287,8 @@ struct SwitchToLatestTests {
   /// (`testCrashesWhenReceivingUnwantedValueFromNestedPublisher`).
   @Test func aValueBeyondTheDemandStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = HandDrivenPublisher<HandDrivenPublisher<Int, Never>, Never>()
-      let inner = HandDrivenPublisher<Int, Never>()
+      let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, Never>, Never>()
+      let inner = HandDrivenUpstream<Int, Never>()
       let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
       upstream.switchToLatest().subscribe(subscriber)
       upstream.send(inner)
@@ -302,8 +302,8 @@ struct SwitchToLatestTests {
   /// stops there too (`testSwitchToLatestInnerReceiveCompletionBeforeSubscription`).
   @Test func aCompletionBeforeTheInnersSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = HandDrivenPublisher<RecordingUpstream<Int, SwitchTestError>, SwitchTestError>()
-      let inner = RecordingUpstream<Int, SwitchTestError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+      let inner = HandDrivenUpstream<Int, SwitchTestError>(conduct: .careless, sendsSubscription: false)
       let subscriber = TestSubscriber<Int, SwitchTestError>()
       upstream.switchToLatest().subscribe(subscriber)
       upstream.send(inner)
@@ -316,8 +316,8 @@ struct SwitchToLatestTests {
   /// `testSwitchToLatestInnerReceiveFailureBeforeSubscription`: the same with a failure.
   @Test func aFailureBeforeTheInnersSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = HandDrivenPublisher<RecordingUpstream<Int, SwitchTestError>, SwitchTestError>()
-      let inner = RecordingUpstream<Int, SwitchTestError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+      let inner = HandDrivenUpstream<Int, SwitchTestError>(conduct: .careless, sendsSubscription: false)
       let subscriber = TestSubscriber<Int, SwitchTestError>()
       upstream.switchToLatest().subscribe(subscriber)
       upstream.send(inner)
@@ -342,7 +342,7 @@ struct SwitchToLatestTests {
   /// The subscription and the subscribers it gives the inner publishers describe themselves as
   /// Combine's do (OpenCombine `testSwitchToLatestReflection`).
   @Test func describesItselfAsCombineDoes() throws {
-    let upstream = RecordingUpstream<SubscriberKeeper<Int, Never>, Never>()
+    let upstream = HandDrivenUpstream<SubscriberKeeper<Int, Never>, Never>(conduct: .careless)
     let inner = SubscriberKeeper<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.switchToLatest().subscribe(subscriber)
@@ -474,14 +474,14 @@ struct SwitchToLatestStressTests {
         arrived.wrappingAdd(1, ordering: .acquiringAndReleasing)
         while arrived.load(ordering: .acquiring) < 2 * (index + 1) {}
         if thread == 0 {
-          round.failing.link?.send(completion: .failure(.failed))
+          round.failing.send(completion: .failure(.failed))
         } else {
           round.upstream.send(round.next)
         }
       }
     }
     for round in races {
-      let nextActive = round.next.link?.isActive == true
+      let nextActive = round.next.isActive == true
       if round.subscriber.completion == .failure(.failed) {
         // The failure came first: the next inner publisher was never subscribed, or was cancelled.
         #expect(!nextActive)
@@ -493,15 +493,15 @@ struct SwitchToLatestStressTests {
       #expect(round.subscriber.violations.isEmpty)
       round.subscriber.cancel()
       round.upstream.send(completion: .finished)
-      round.next.link?.send(completion: .finished)
+      round.next.send(completion: .finished)
     }
   }
 }
 
 /// One round of the race above.
 private struct SwitchRound: @unchecked Sendable {
-  let upstream = PassthroughSubject<HandDrivenPublisher<Int, SwitchTestError>, SwitchTestError>()
-  let failing = HandDrivenPublisher<Int, SwitchTestError>()
-  let next = HandDrivenPublisher<Int, SwitchTestError>()
+  let upstream = PassthroughSubject<HandDrivenUpstream<Int, SwitchTestError>, SwitchTestError>()
+  let failing = HandDrivenUpstream<Int, SwitchTestError>()
+  let next = HandDrivenUpstream<Int, SwitchTestError>()
   let subscriber = TestSubscriber<Int, SwitchTestError>()
 }

@@ -74,7 +74,7 @@ struct ThrottleTests {
 
   @Test func anElementWithoutDemandIsDropped() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: false).subscribe(subscriber)
     #expect(upstream.link?.requests == [.unlimited])
@@ -93,7 +93,7 @@ struct ThrottleTests {
 
   @Test func aCancelCancelsTheUpstreamAndTheWaitingElementNeverGoesOut() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.throttle(for: .seconds(1), scheduler: scheduler, latest: true).subscribe(subscriber)
     upstream.send(1)

@@ -10,7 +10,7 @@ import Testing
 struct TimeoutTests {
   @Test func aQuietIntervalFailsWithTheCustomErrorAndCancelsTheUpstream() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Oops>()
+    let upstream = HandDrivenUpstream<Int, Oops>()
     let subscriber = TestSubscriber<Int, Oops>()
     upstream.timeout(.seconds(5), scheduler: scheduler, customError: { Oops() }).subscribe(subscriber)
     scheduler.advance(by: .seconds(4))
@@ -71,7 +71,7 @@ struct TimeoutTests {
 
   @Test func demandGoesStraightToTheUpstreamAndTheFirstRequestRestartsTheClock() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none, demandPerValue: .max(1))
     upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)
     scheduler.advance(by: .milliseconds(900))
@@ -91,7 +91,7 @@ struct TimeoutTests {
 
   @Test func aCancelStopsTheTimerAndTheDeliveriesInFlight() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     upstream.timeout(.seconds(1), scheduler: scheduler, customError: nil).subscribe(subscriber)
     upstream.send(1)
@@ -102,7 +102,7 @@ struct TimeoutTests {
   }
 
   @Test func onTheImmediateSchedulerItTimesOutAtOnceInsteadOfCrashing() {
-    let upstream = HandDrivenPublisher<Int, Oops>()
+    let upstream = HandDrivenUpstream<Int, Oops>()
     let subscriber = TestSubscriber<Int, Oops>()
     upstream.timeout(.seconds(1), scheduler: ImmediateScheduler.shared, customError: { Oops() })
       .subscribe(subscriber)
@@ -113,7 +113,7 @@ struct TimeoutTests {
 
   @Test func aSubscriberMayCancelFromInsideADelivery() {
     let scheduler = DispatchQueue.test
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { _ in subscriber.cancel() }
     upstream.timeout(.seconds(1), scheduler: scheduler).subscribe(subscriber)

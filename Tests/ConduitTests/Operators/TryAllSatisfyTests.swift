@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct TryAllSatisfyTests {
   @Test func publishesTrueWhenEveryElementSatisfies() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let allSatisfy: Publishers.TryAllSatisfy<ReducingUpstream<Int, Never>> = upstream.tryAllSatisfy { $0 > 0 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let allSatisfy: Publishers.TryAllSatisfy<HandDrivenUpstream<Int, Never>> = upstream.tryAllSatisfy { $0 > 0 }
     let subscriber = TestSubscriber<Bool, any Error>()
     allSatisfy.subscribe(subscriber)
 
@@ -19,7 +19,7 @@ struct TryAllSatisfyTests {
   }
 
   @Test func theFirstFailingElementCancelsUpstreamAndPublishesFalse() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>()
     upstream.tryAllSatisfy { $0 > 0 }.subscribe(subscriber)
 
@@ -31,7 +31,7 @@ struct TryAllSatisfyTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
     var calls = 0
     upstream.tryAllSatisfy { value in
@@ -62,7 +62,7 @@ struct TryAllSatisfyTests {
   }
 
   @Test func holdsTheAnswerUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryAllSatisfy { $0 > 0 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -76,7 +76,7 @@ struct TryAllSatisfyTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>()
     upstream.tryAllSatisfy { $0 > 0 }.subscribe(subscriber)
 

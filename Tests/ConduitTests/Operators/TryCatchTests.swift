@@ -24,7 +24,7 @@ struct TryCatchTests {
   }
 
   @Test func failsWithTheErrorTheHandlerThrows() {
-    let upstream = HandDrivenPublisher<Int, TryCatchTestError>()
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     var calls = 0
     upstream
@@ -75,8 +75,8 @@ struct TryCatchTests {
   }
 
   @Test func carriesTheRemainingDemandToTheReplacement() {
-    let upstream = HandDrivenPublisher<Int, TryCatchTestError>()
-    let replacement = HandDrivenPublisher<Int, TryCatchTestError>()
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>()
+    let replacement = HandDrivenUpstream<Int, TryCatchTestError>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(4))
     upstream.tryCatch { _ in replacement }.subscribe(subscriber)
     upstream.send(1)
@@ -91,7 +91,7 @@ struct TryCatchTests {
   }
 
   @Test func cancelCancelsTheUpstreamAndSkipsTheHandler() {
-    let upstream = HandDrivenPublisher<Int, TryCatchTestError>()
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     var calls = 0
     upstream
@@ -108,7 +108,7 @@ struct TryCatchTests {
   }
 
   @Test func describesItselfAsTryCatch() {
-    let upstream = HandDrivenPublisher<Int, TryCatchTestError>()
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryCatch { _ in Just(0) }.subscribe(subscriber)
     let description = (subscriber.subscription as? any CustomStringConvertible)?.description
@@ -120,7 +120,7 @@ struct TryCatchTests {
   /// failed, is not cancelled. (Matches.)
   /// Evidence (OpenCombine): Tests/OpenCombineTests/PublisherTests/CatchTests.swift `testTryCatchHandlerThrows`.
   @Test func tryCatchHandlerThrowFailsWithTheThrownError() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .unlimited)
     struct Thrown: Error {}
     upstream.tryCatch { _ -> Just<Int> in throw Thrown() }.subscribe(subscriber)
@@ -137,8 +137,8 @@ struct TryCatchTests {
   /// Evidence (OpenCombine): CatchTests.swift `testTryCatchPreservesDemand` (`errorHandlerSubscription.history
   /// == [.requested(.max(33))]`).
   @Test func tryCatchCarriesTheOutstandingDemandToTheReplacement() {
-    let upstream = RecordingUpstream<Int, ParityError>()
-    let replacement = RecordingUpstream<Int, any Error>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
+    let replacement = HandDrivenUpstream<Int, any Error>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(12), demandPerValue: .max(3))
     upstream.tryCatch { _ in replacement }.subscribe(subscriber)
     subscriber.request(.max(5))
@@ -178,15 +178,15 @@ extension TryCatchTests {
   // subscriber has not asked for, or a second failure of the upstream, stops the process.
   @Test func anUpstreamBreakingTheContractStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = ReducingUpstream<Int, TryCatchTestError>()
+      let upstream = HandDrivenUpstream<Int, TryCatchTestError>(conduct: .careless)
       upstream.tryCatch { _ in Just(-1) }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(42)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("TryCatch: the upstream sent a value the subscriber had not requested"))
     await #expect(processExitsWith: .failure) {
-      let upstream = ReducingUpstream<Int, TryCatchTestError>()
-      let replacement = ReducingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, TryCatchTestError>(conduct: .careless)
+      let replacement = HandDrivenUpstream<Int, Never>(conduct: .careless)
       upstream.tryCatch { _ in replacement }.subscribe(TestSubscriber<Int, any Error>())
       upstream.send(completion: .failure(.failed))
       upstream.send(completion: .failure(.failed))
@@ -195,7 +195,7 @@ extension TryCatchTests {
 
   // `testTryCatchHandlerThrows`: once the handler has thrown, a further failure is ignored.
   @Test func aFailureAfterTheHandlerThrewIsIgnored() {
-    let upstream = ReducingUpstream<Int, TryCatchTestError>()
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>()
     var handled = 0
     upstream
@@ -216,9 +216,9 @@ extension TryCatchTests {
 
   // `testTryCatchReflection`.
   @Test func reflectsAsCombineDoes() throws {
-    let upstream = ReducingUpstream<Int, TryCatchTestError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, TryCatchTestError>(conduct: .careless, sendsSubscription: false)
     upstream.tryCatch { _ in Just(0) }.subscribe(TestSubscriber<Int, any Error>())
-    let inner = try #require(upstream.operatorSubscriber)
+    let inner = try #require(upstream.subscriberObject)
     #expect((inner as? any CustomStringConvertible)?.description == "TryCatch")
     #expect((inner as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "TryCatch")
     let children = (inner as? any CustomReflectable)?.customMirror.children.map {

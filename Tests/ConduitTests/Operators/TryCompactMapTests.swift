@@ -24,8 +24,8 @@ struct TryCompactMapTests {
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
-    let upstream = ManualUpstream<String, Never>()
-    upstream.ignoresCancel = true
+    let upstream = HandDrivenUpstream<String, Never>()
+    upstream.conduct = .ignoresCancel
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryCompactMap { text -> Int? in
       if text.isEmpty { throw TryCompactMapTestError(code: 1) }
@@ -44,7 +44,7 @@ struct TryCompactMapTests {
   }
 
   @Test func droppedValueIsReplacedByUpstreamDemand() {
-    let upstream = ManualUpstream<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.tryCompactMap { Int($0) }.subscribe(subscriber)
     #expect(upstream.send("x") == .max(1))
@@ -65,7 +65,7 @@ struct TryCompactMapTests {
   }
 
   @Test func cancelGoesStraightUpstream() {
-    let upstream = ManualUpstream<String, Never>()
+    let upstream = HandDrivenUpstream<String, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryCompactMap { Int($0) }.subscribe(subscriber)
     subscriber.cancel()
@@ -115,7 +115,7 @@ struct TryCompactMapTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
       upstream.tryCompactMap { $0 }.subscribe(RecordingSubscriber<Int, any Error>())
       upstream.send(1)
     }
@@ -131,7 +131,7 @@ struct TryCompactMapTests {
   /// `testTryCompactMapReflection` (description "TryCompactMap").
   @Test func tryCompactMapThrowEndsTheStream() {
     var calls = 0
-    let upstream = RecordingUpstream<String, ParityFailure>()
+    let upstream = HandDrivenUpstream<String, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
     upstream
       .tryCompactMap { text -> Int? in
@@ -160,7 +160,7 @@ struct TryCompactMapTests {
   /// keeps one completion, `send(73) == .none`, subscription history `[.requested(.max(3))]`).
   @Test func tryCompactMapIgnoresEverythingAfterTheCompletion() {
     for first in [Subscribers.Completion<ParityFailure>.finished, .failure(.oops)] {
-      let upstream = RecordingUpstream<Int, ParityFailure>()
+      let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
       let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
       upstream.tryCompactMap { $0 }.subscribe(recorder)
       upstream.send(completion: first)
@@ -181,7 +181,7 @@ struct TryCompactMapTests {
   /// subscription history stays `[.requested(.max(3)), .cancelled]`), `testTryCompactMapDemand`
   /// (FilterTests.swift `testDemand`: after the cancel, `send("8") == .none`).
   @Test func afterAThrowAndACancelNothingMoreReachesUpstreamOrTheSubscriber() {
-    let upstream = RecordingUpstream<String, ParityFailure>()
+    let upstream = HandDrivenUpstream<String, ParityFailure>(conduct: .careless)
     let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(3), demandPerValue: .max(10))
     upstream
       .tryCompactMap { text -> Int? in
@@ -196,7 +196,7 @@ struct TryCompactMapTests {
     #expect(upstream.events == [.requested(.max(3)), .cancelled])
     release(upstream, recorder)
 
-    let cancelled = RecordingUpstream<String, ParityFailure>()
+    let cancelled = HandDrivenUpstream<String, ParityFailure>(conduct: .careless)
     let cancelledRecorder = RecordingSubscriber<Int, any Error>(initialDemand: .max(5), demandPerValue: .max(80))
     cancelled.tryCompactMap { Int($0) }.subscribe(cancelledRecorder)
     cancelledRecorder.subscription?.cancel()

@@ -5,12 +5,12 @@ import Testing
 @Suite(.leakChecked)
 struct TryComparisonTests {
   @Test func tryMinAndTryMaxPublishTheExtremesOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let minimum = TestSubscriber<Int, any Error>()
     let maximum = TestSubscriber<Int, any Error>()
-    let tryMin: Publishers.TryComparison<ReducingUpstream<Int, Never>> = upstream.tryMin { $0 < $1 }
+    let tryMin: Publishers.TryComparison<HandDrivenUpstream<Int, Never>> = upstream.tryMin { $0 < $1 }
     tryMin.subscribe(minimum)
-    let other = ReducingUpstream<Int, Never>()
+    let other = HandDrivenUpstream<Int, Never>(conduct: .careless)
     other.tryMax { $0 < $1 }.subscribe(maximum)
 
     for value in [4, -2, 9, 0] {
@@ -27,7 +27,7 @@ struct TryComparisonTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     var comparisons = 0
     upstream.tryMax { lhs, rhs in
@@ -61,7 +61,7 @@ struct TryComparisonTests {
   // As in Combine (ComparisonTests.testTryComparisonUpstreamFinishesImmediatelyWithoutDemand),
   // the bare completion waits for demand.
   @Test func anEmptyUpstreamFinishesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryMin { $0 < $1 }.subscribe(subscriber)
 
@@ -75,7 +75,7 @@ struct TryComparisonTests {
   }
 
   @Test func holdsTheResultUntilDemandAndCancelsUpstreamOnCancel() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryMax { $0 < $1 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])

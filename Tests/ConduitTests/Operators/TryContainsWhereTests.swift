@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct TryContainsWhereTests {
   @Test func aSatisfyingElementCancelsUpstreamAndPublishesTrue() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let contains: Publishers.TryContainsWhere<ReducingUpstream<Int, Never>> = upstream.tryContains { $0 > 4 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let contains: Publishers.TryContainsWhere<HandDrivenUpstream<Int, Never>> = upstream.tryContains { $0 > 4 }
     let subscriber = TestSubscriber<Bool, any Error>()
     contains.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct TryContainsWhereTests {
   }
 
   @Test func finishingWithoutOnePublishesFalse() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>()
     upstream.tryContains { $0 > 4 }.subscribe(subscriber)
 
@@ -32,7 +32,7 @@ struct TryContainsWhereTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryContains { value in
       if value < 0 { throw ReducingError.thrown }
@@ -59,7 +59,7 @@ struct TryContainsWhereTests {
   }
 
   @Test func holdsTheAnswerUntilDemandAndCancels() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, any Error>(initialDemand: .none)
     upstream.tryContains { $0 > 4 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])

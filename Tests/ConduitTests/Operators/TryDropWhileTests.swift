@@ -18,7 +18,7 @@ struct TryDropWhileTests {
   }
 
   @Test func aThrownErrorFailsTheStreamAndCancelsUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryDrop(while: { value in
       if value < 0 { throw TryDropWhileTestError.predicate }
@@ -51,7 +51,7 @@ struct TryDropWhileTests {
   }
 
   @Test func forwardsUpstreamFailureAsAnyError() {
-    let upstream = HandDrivenPublisher<Int, TryDropWhileTestError>()
+    let upstream = HandDrivenUpstream<Int, TryDropWhileTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryDrop(while: { $0 < 3 }).subscribe(subscriber)
     upstream.send(3)
@@ -61,7 +61,7 @@ struct TryDropWhileTests {
   }
 
   @Test func replacesEachDroppedValueWithDemandUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(1))
     upstream.tryDrop(while: { $0 < 3 }).subscribe(subscriber)
     #expect(upstream.link?.requests == [.max(1)])
@@ -75,7 +75,7 @@ struct TryDropWhileTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryDrop(while: { $0 < 2 }).subscribe(subscriber)
     upstream.send(2)
@@ -128,7 +128,7 @@ struct TryDropWhileTests {
   }
 
   @Test func aValueBeforeTheSubscriptionIsIgnored() {
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(3))
     var calls = 0
     upstream
@@ -146,7 +146,7 @@ struct TryDropWhileTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
       let subscriber = RecordingSubscriber<Int, any Error>()
       upstream.tryDrop { _ in false }.subscribe(subscriber)
       subscriber.subscription?.request(.none)

@@ -26,8 +26,8 @@ struct TryFilterTests {
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
-    let upstream = ManualUpstream<Int, Never>()
-    upstream.ignoresCancel = true
+    let upstream = HandDrivenUpstream<Int, Never>()
+    upstream.conduct = .ignoresCancel
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryFilter { value -> Bool in
       if value < 0 { throw TryFilterTestError(code: value) }
@@ -57,7 +57,7 @@ struct TryFilterTests {
   }
 
   @Test func cancelGoesStraightUpstream() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(3))
     upstream.tryFilter { _ in true }.subscribe(subscriber)
     #expect(upstream.requests == [.max(3)])
@@ -112,8 +112,8 @@ struct TryFilterTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -122,8 +122,8 @@ struct TryFilterTests {
 
   @Test func aCompletionBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(completion: .finished)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -132,8 +132,8 @@ struct TryFilterTests {
 
   @Test func aRequestBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.tryFilter { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.tryFilter { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.subscriberAsSubscription?.request(.max(1))
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
@@ -142,8 +142,8 @@ struct TryFilterTests {
 
   @Test func requestingNoneStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>()
-      let subscriber = RecordingSubscriber<Int, any Error>()
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
+      let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
       upstream.tryFilter { _ in true }.subscribe(subscriber)
       subscriber.subscription?.request(.none)
     }

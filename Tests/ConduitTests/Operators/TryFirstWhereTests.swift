@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct TryFirstWhereTests {
   @Test func publishesTheFirstSatisfyingValueAndCancelsUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let first: Publishers.TryFirstWhere<ReducingUpstream<Int, Never>> = upstream.tryFirst { $0 > 2 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let first: Publishers.TryFirstWhere<HandDrivenUpstream<Int, Never>> = upstream.tryFirst { $0 > 2 }
     let subscriber = TestSubscriber<Int, any Error>()
     first.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct TryFirstWhereTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryFirst { value in
       if value < 0 { throw ReducingError.thrown }
@@ -39,7 +39,7 @@ struct TryFirstWhereTests {
   // As in Combine (FirstTests.testTryFirstWhereFinishesImmediatelyWithoutDemand), the bare
   // completion waits for demand.
   @Test func finishesWithNothingWhenNoneSatisfiesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
 
@@ -63,7 +63,7 @@ struct TryFirstWhereTests {
   }
 
   @Test func holdsTheValueUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -77,7 +77,7 @@ struct TryFirstWhereTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryFirst { $0 > 2 }.subscribe(subscriber)
 
@@ -91,7 +91,7 @@ struct TryFirstWhereTests {
   /// tryFirst(where:) holds the found value until demand, having cancelled upstream at once.
   /// (Matches.) Evidence (OpenCombine): FirstTests.swift `testTryFirstWhereDemand`.
   @Test func tryFirstWhereCancelsAtOnceAndHoldsTheValue() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     var calls = 0
     upstream

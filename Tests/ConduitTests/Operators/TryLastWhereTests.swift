@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct TryLastWhereTests {
   @Test func publishesTheLastSatisfyingValueOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let last: Publishers.TryLastWhere<ReducingUpstream<Int, Never>> = upstream.tryLast { $0 > 2 }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let last: Publishers.TryLastWhere<HandDrivenUpstream<Int, Never>> = upstream.tryLast { $0 > 2 }
     let subscriber = TestSubscriber<Int, any Error>()
     last.subscribe(subscriber)
 
@@ -20,7 +20,7 @@ struct TryLastWhereTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>()
     var calls = 0
     upstream.tryLast { value in
@@ -53,7 +53,7 @@ struct TryLastWhereTests {
   }
 
   @Test func holdsTheValueUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryLast { $0 > 2 }.subscribe(subscriber)
     #expect(upstream.requests == [.unlimited])
@@ -68,7 +68,7 @@ struct TryLastWhereTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryLast { $0 > 2 }.subscribe(subscriber)
 

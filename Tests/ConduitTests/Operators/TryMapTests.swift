@@ -30,8 +30,8 @@ struct TryMapTests {
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
-    let upstream = ManualUpstream<Int, Never>()
-    upstream.ignoresCancel = true
+    let upstream = HandDrivenUpstream<Int, Never>()
+    upstream.conduct = .ignoresCancel
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryMap { value -> Int in
       if value == 2 { throw TryMapTestError(code: 2) }
@@ -67,7 +67,7 @@ struct TryMapTests {
   }
 
   @Test func passesDemandThrough() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .max(2))
     upstream.tryMap { $0 }.subscribe(subscriber)
     subscriber.request(.max(3))
@@ -86,7 +86,7 @@ struct TryMapTests {
   }
 
   @Test func cancelGoesStraightUpstream() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryMap { $0 }.subscribe(subscriber)
     upstream.send(1)
@@ -171,7 +171,7 @@ struct TryMapTests {
   }
 
   @Test func aValueBeforeTheSubscriptionIsTransformedAndPassedOn() {
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(4))
     upstream.tryMap { $0 * 10 }.subscribe(subscriber)
     #expect(upstream.send(2) == .max(4))
@@ -181,7 +181,7 @@ struct TryMapTests {
   }
 
   @Test func aThrowBeforeTheSubscriptionFailsTheStreamAndCancelsTheSubscriptionWhenItComes() {
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, any Error>()
     upstream.tryMap { _ -> Int in throw TryMapTestError(code: 4) }.subscribe(subscriber)
     #expect(upstream.send(1) == .none)
@@ -193,10 +193,10 @@ struct TryMapTests {
   }
 
   @Test func aSecondSubscriptionIsCancelledAndTheFirstStays() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
     upstream.tryMap { _ -> Int in throw TryMapTestError() }.subscribe(subscriber)
-    let second = RecordingSubscription()
+    let second = SpySubscription()
     upstream.sendSubscription(second)
     #expect(second.events == [.cancelled])
     #expect(upstream.events == [.requested(.max(1))])
@@ -208,7 +208,7 @@ struct TryMapTests {
   }
 
   @Test func aCancelFromInsideUpstreamsCancelIsNotPassedOnAgain() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, any Error>()
     upstream.tryMap { $0 }.subscribe(subscriber)
     var nested = 0
@@ -223,7 +223,7 @@ struct TryMapTests {
   }
 
   @Test func aRequestFromInsideUpstreamsCancelAtAThrowIsNotPassedOn() {
-    let upstream = RecordingUpstream<Int, ParityError>()
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless)
     let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited)
     upstream.tryMap { _ -> Int in throw TryMapTestError() }.subscribe(subscriber)
     upstream.onCancel = { subscriber.subscription?.request(.max(42)) }
@@ -245,7 +245,7 @@ struct TryMapTests {
   /// `testTryFilterCompletesWithErrorWhenThrown` (history `[.requested(.unlimited), .cancelled]`);
   /// Sources/OpenCombine/Publishers/Publishers.Map.swift (TryMap's Inner).
   @Test func tryMapThrowFailsAndCancelsUpstream() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .unlimited)
     upstream
       .tryMap { value -> Int in

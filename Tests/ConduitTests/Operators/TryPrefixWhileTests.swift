@@ -18,7 +18,7 @@ struct TryPrefixWhileTests {
   }
 
   @Test func theFirstRejectedValueCancelsUpstreamAndFinishes() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryPrefix(while: { $0 < 3 }).subscribe(subscriber)
     upstream.send(1)
@@ -31,7 +31,7 @@ struct TryPrefixWhileTests {
   }
 
   @Test func aThrownErrorFailsTheStreamAndCancelsUpstream() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryPrefix(while: { value in
       if value < 0 { throw TryPrefixWhileTestError.predicate }
@@ -49,7 +49,7 @@ struct TryPrefixWhileTests {
   }
 
   @Test func forwardsUpstreamFailureAsAnyError() {
-    let upstream = HandDrivenPublisher<Int, TryPrefixWhileTestError>()
+    let upstream = HandDrivenUpstream<Int, TryPrefixWhileTestError>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryPrefix(while: { _ in true }).subscribe(subscriber)
     upstream.send(1)
@@ -71,7 +71,7 @@ struct TryPrefixWhileTests {
   }
 
   @Test func cancelReachesUpstreamAndStopsValues() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryPrefix(while: { _ in true }).subscribe(subscriber)
     upstream.send(1)
@@ -131,8 +131,8 @@ struct TryPrefixWhileTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.tryPrefix { _ in true }.subscribe(RecordingSubscriber<Int, any Error>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.tryPrefix { _ in true }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -5,8 +5,8 @@ import Testing
 @Suite(.leakChecked)
 struct TryReduceTests {
   @Test func accumulatesAndPublishesOnFinish() {
-    let upstream = ReducingUpstream<Int, Never>()
-    let tryReduce: Publishers.TryReduce<ReducingUpstream<Int, Never>, [Int]> = upstream.tryReduce([]) { $0 + [$1] }
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let tryReduce: Publishers.TryReduce<HandDrivenUpstream<Int, Never>, [Int]> = upstream.tryReduce([]) { $0 + [$1] }
     let subscriber = TestSubscriber<[Int], any Error>()
     tryReduce.subscribe(subscriber)
 
@@ -23,7 +23,7 @@ struct TryReduceTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFails() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     var calls = 0
     upstream.tryReduce(0) { sum, value in
@@ -57,7 +57,7 @@ struct TryReduceTests {
   }
 
   @Test func holdsTheResultUntilDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     upstream.tryReduce(10) { $0 - $1 }.subscribe(subscriber)
 
@@ -73,7 +73,7 @@ struct TryReduceTests {
   }
 
   @Test func cancelCancelsUpstreamAndSilences() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>()
     var calls = 0
     upstream.tryReduce(0) { sum, value in

@@ -29,8 +29,8 @@ struct TryRemoveDuplicatesTests {
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
-    let upstream = ManualUpstream<Int, Never>()
-    upstream.ignoresCancel = true
+    let upstream = HandDrivenUpstream<Int, Never>()
+    upstream.conduct = .ignoresCancel
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryRemoveDuplicates { previous, current -> Bool in
       if current < 0 { throw TryRemoveDuplicatesTestError(code: previous) }
@@ -74,7 +74,7 @@ struct TryRemoveDuplicatesTests {
   }
 
   @Test func cancelGoesStraightUpstream() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryRemoveDuplicates(by: ==).subscribe(subscriber)
     upstream.send(1)
@@ -114,8 +114,8 @@ struct TryRemoveDuplicatesTests {
 
   @Test func aValueBeforeTheSubscriptionStopsTheProcess() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
-      upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(RecordingSubscriber<Int, any Error>())
+      let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
+      upstream.tryRemoveDuplicates { $0 == $1 }.subscribe(TestSubscriber<Int, any Error>(initialDemand: .none))
       upstream.send(1)
     }
     let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)

@@ -27,8 +27,8 @@ struct TryScanTests {
   }
 
   @Test func thrownErrorCancelsUpstreamAndFailsDownstream() {
-    let upstream = ManualUpstream<Int, Never>()
-    upstream.ignoresCancel = true
+    let upstream = HandDrivenUpstream<Int, Never>()
+    upstream.conduct = .ignoresCancel
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryScan(10) { total, divisor -> Int in
       if divisor == 0 { throw TryScanTestError(code: total) }
@@ -57,7 +57,7 @@ struct TryScanTests {
   }
 
   @Test func cancelGoesStraightUpstream() {
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, any Error>()
     upstream.tryScan(0, +).subscribe(subscriber)
     upstream.send(1)
@@ -108,7 +108,7 @@ struct TryScanTests {
   }
 
   @Test func aValueBeforeTheSubscriptionIsScannedAndPassedOn() {
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, any Error>(demandPerValue: .max(4))
     upstream.tryScan(10) { $0 + $1 }.subscribe(subscriber)
     #expect(upstream.send(1) == .max(4))
@@ -119,7 +119,7 @@ struct TryScanTests {
 
   @Test func aThrowBeforeTheSubscriptionIsIgnored() {
     // As in Combine: the value is dropped and the stream goes on once the subscription comes.
-    let upstream = RecordingUpstream<Int, ParityError>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Int, any Error>(initialDemand: .max(1))
     upstream
       .tryScan(0) { result, value in

@@ -119,8 +119,8 @@ struct ZipTests {
   // Demand the subscriber adds from inside `receive(_:)` goes back to the upstream whose value
   // completed the tuple, as what its `receive(_:)` returns, and to the others as a request.
   @Test func returnsDemandAddedDuringReceiveToTheUpstreamWhoseValueWentDown() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(10))
     subscriber.onValue { _ in subscriber.request(.max(666)) }
     first.zip(second) { $0 + $1 }.subscribe(subscriber)
@@ -176,8 +176,8 @@ struct ZipTests {
   // tuple completed by upstreams that sent more than they were asked for even without demand,
   // zip keeps it until the subscriber asks: only upstreams breaking their contract can tell.
   @Test func aTupleFromUpstreamsSendingBeyondTheirDemandWaitsForDemand() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     first.zip(second) { $0 + $1 }.subscribe(subscriber)
 
@@ -329,8 +329,8 @@ struct ZipTests {
   /// finishes right after the last value. Evidence (OpenCombine): ZipTests.swift
   /// `testZipCompletesOnlyAfterAllChildrenComplete`.
   @Test func zipFinishesOnceTheFinishedSidesSurplusIsUsedUp() {
-    let first = HandDrivenPublisher<Int, Never>()
-    let second = HandDrivenPublisher<Int, Never>()
+    let first = HandDrivenUpstream<Int, Never>()
+    let second = HandDrivenUpstream<Int, Never>()
     let subscriber = TestSubscriber<Int, Never>()
     first.zip(second) { $0 + $1 }.subscribe(subscriber)
     first.send(100)
@@ -404,8 +404,8 @@ struct ZipStressTests {
   /// downstream never gets more than it asked for, pairs line up, and no demand is lost.
   @Test func zipWithBoundedDemandFromSeveralThreadsNeverExceedsDemand() {
     let count = 20_000
-    let first = PumpSource(count: count, emitsOnRequest: false)
-    let second = PumpSource(count: count, emitsOnRequest: false)
+    let first = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: false)
+    let second = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: false)
     let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
     first.zip(second).subscribe(subscriber)
     let requesters = 2
@@ -429,8 +429,8 @@ struct ZipStressTests {
   /// whichever thread asks: every pair requested arrives, in order.
   @Test func requestsFromFourThreadsToUpstreamsThatEmitWhenAskedPairEverythingInOrder() {
     let count = 20_000
-    let first = PumpSource(count: count, emitsOnRequest: true)
-    let second = PumpSource(count: count, emitsOnRequest: true)
+    let first = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: true)
+    let second = HandDrivenUpstream<Int, Never>(pumping: 0..<count, emitsOnRequest: true)
     let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .none)
     first.zip(second).subscribe(subscriber)
     let requesters = 4
@@ -452,13 +452,13 @@ struct ZipStressTests {
   /// everything requested so far, exactly once.
   @Test func anUpstreamSubscribingLateWhileRequestsArriveIsAskedForEverythingRequested() {
     for _ in 0..<300 {
-      let first = PumpSource(count: 1_000, emitsOnRequest: true)
-      let late = PumpSource(count: 1_000, emitsOnRequest: true, subscribesImmediately: false)
+      let first = HandDrivenUpstream<Int, Never>(pumping: 0..<1_000, emitsOnRequest: true)
+      let late = HandDrivenUpstream<Int, Never>(pumping: 0..<1_000, emitsOnRequest: true, sendsSubscription: false)
       let subscriber = TestSubscriber<(Int, Int), Never>(initialDemand: .max(1))
       first.zip(late).subscribe(subscriber)
       runOnThreads(3) { thread in
         if thread == 0 {
-          late.giveSubscription()
+          late.sendSubscription()
         } else {
           for _ in 0..<50 { subscriber.request(.max(1)) }
         }
@@ -475,8 +475,8 @@ struct ZipStressTests {
   /// arrives, then a single completion.
   @Test func upstreamsFinishingOnTwoThreadsPairEveryValueThenFinishOnce() {
     for round in 0..<300 {
-      let first = PumpSource(count: 100, emitsOnRequest: false, finishes: true)
-      let second = PumpSource(count: 100 + round % 3, emitsOnRequest: false, finishes: true)
+      let first = HandDrivenUpstream<Int, Never>(pumping: 0..<100, emitsOnRequest: false, finishes: true)
+      let second = HandDrivenUpstream<Int, Never>(pumping: 0..<100 + round % 3, emitsOnRequest: false, finishes: true)
       let subscriber = TestSubscriber<(Int, Int), Never>()
       first.zip(second).subscribe(subscriber)
       runOnThreads(2) { thread in
@@ -518,7 +518,7 @@ struct ZipStressTests {
   /// nothing after the triple in flight when cancel returned, and every upstream cancelled.
   @Test func zip3CancelledWhileDemandAndValuesFlowStopsAndCancelsEveryUpstream() {
     for _ in 0..<30 {
-      let sources = (0..<3).map { _ in PumpSource(count: 5_000, emitsOnRequest: false) }
+      let sources = (0..<3).map { _ in HandDrivenUpstream<Int, Never>(pumping: 0..<5_000, emitsOnRequest: false) }
       let subscriber = TestSubscriber<(Int, Int, Int), Never>(initialDemand: .none)
       Publishers.Zip3(sources[0], sources[1], sources[2]).subscribe(subscriber)
       let stop = Atomic<Bool>(false)

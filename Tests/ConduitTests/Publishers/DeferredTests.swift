@@ -102,8 +102,8 @@ struct DeferredTests {
   /// history `[.subscription("CustomSubscription")]`).
   @Test func deferredSubscribesTheMadePublisherDirectly() {
     var made = 0
-    let upstream = RecordingUpstream<Int, ParityFailure>()
-    let deferred = Deferred { () -> RecordingUpstream<Int, ParityFailure> in
+    let upstream = HandDrivenUpstream<Int, ParityFailure>(name: "RecordingUpstream", conduct: .careless)
+    let deferred = Deferred { () -> HandDrivenUpstream<Int, ParityFailure> in
       made += 1
       return upstream
     }

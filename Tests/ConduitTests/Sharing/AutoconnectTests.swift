@@ -465,14 +465,14 @@ private final class SpyConnectable: ConnectablePublisher, @unchecked Sendable {
   typealias Output = Int
   typealias Failure = Never
 
-  private(set) var subscriptions: [SpyNamedSubscription] = []
+  private(set) var subscriptions: [SpySubscription] = []
   private(set) var subscribers: [AnySubscriber<Int, Never>] = []
   private(set) var erasedSubscribers: [Any] = []
   private(set) var connections = 0
   private(set) var disconnections = 0
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {
-    let subscription = SpyNamedSubscription()
+    let subscription = SpySubscription(name: "Spy")
     subscriptions.append(subscription)
     subscribers.append(AnySubscriber(subscriber))
     erasedSubscribers.append(subscriber)
@@ -494,14 +494,4 @@ private final class SpyConnectable: ConnectablePublisher, @unchecked Sendable {
     connections += 1
     return AnyCancellable { [weak self] in self?.disconnections += 1 }
   }
-}
-
-/// A `SpySubscription`-like subscription described as "Spy".
-private final class SpyNamedSubscription: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible {
-  private(set) var requests: [Subscribers.Demand] = []
-  private(set) var cancelCount = 0
-  var description: String { "Spy" }
-  var playgroundDescription: Any { description }
-  func request(_ demand: Subscribers.Demand) { requests.append(demand) }
-  func cancel() { cancelCount += 1 }
 }

@@ -21,7 +21,7 @@ struct MakeConnectableTests {
   // Combine's PassthroughSubject asks its upstream for values only once a subscriber has asked
   // for some, so connecting before anyone subscribes does not run a synchronous upstream dry.
   @Test func connectingBeforeAnySubscriberAsksTheUpstreamForNothing() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let connectable = upstream.makeConnectable()
     let connection = connectable.connect()
     #expect(upstream.link?.requests == [])

@@ -180,7 +180,7 @@ struct MulticastTests {
   /// As in Combine, a subject other than Conduit's is not kept alive by the connection: letting
   /// go of it frees it, and cancelling the connection afterwards still cancels the upstream.
   @Test func aConnectionDoesNotKeepAForeignSubjectAlive() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     weak var weakSubject: GrabbingSubject?
     var connection: (any Cancellable)?
     do {
@@ -200,8 +200,8 @@ struct MulticastTests {
   /// .finished]`: 0 and 12 before the connection and 14 after its cancel are lost), used by
   /// MakeConnectableTests.swift `testMulticast`.
   @Test func multicastConnectCancelAndReconnect() {
-    func check<C: ConnectablePublisher>(_ make: (RecordingUpstream<Int, Never>) -> C) where C.Output == Int {
-      let upstream = RecordingUpstream<Int, Never>()
+    func check<C: ConnectablePublisher>(_ make: (HandDrivenUpstream<Int, Never>) -> C) where C.Output == Int {
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let connectable = make(upstream)
       let subscriber = TestSubscriber<Int, C.Failure>()
       connectable.subscribe(subscriber)
@@ -252,7 +252,7 @@ struct MulticastTests {
   /// `.max(2)`: 5, 6; upstream `[.requested(.unlimited)]`; the latest subscriber
   /// `[.subscription, .completion(.finished)]`).
   @Test func multicastServesEachSubscriberItsOwnDemand() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let multicast = upstream.multicast(subject: PassthroughSubject())
     let early = TestSubscriber<Int, Never>(initialDemand: .max(3))
     multicast.subscribe(early)

@@ -182,19 +182,19 @@ struct AssignTests {
     #expect(assign.receive(12) == .none)
     #expect(object.value == 0)
 
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     upstream.subscribe(assign)
     let link = upstream.links[0]
-    #expect(link.send(42) == .none)
+    #expect(upstream.send(42) == .none)
     #expect(object.value == 42)
-    link.send(completion: .finished)
+    upstream.send(completion: .finished)
 
     #expect(assign.receive(100) == .none)
     #expect(object.value == 42)
 
     upstream.subscribe(assign)
     let second = upstream.links[1]
-    second.send(1_000_000)
+    upstream.send(1_000_000)
     #expect(object.value == 42)
     #expect(link.requests == [.unlimited])
     #expect(second.requests == [] && second.isCancelled)
@@ -206,7 +206,7 @@ struct AssignTests {
     let assign = Subscribers.Assign(object: model, keyPath: \Model.value)
     _ = assign.receive(1)
     #expect(model.value == 0)
-    let upstream = ManualUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     upstream.subscribe(assign)
     upstream.send(2)
     #expect(model.value == 2)

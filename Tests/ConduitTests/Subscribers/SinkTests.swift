@@ -357,7 +357,7 @@ struct SinkTests {
         if calls < 10 { again?.receive(completion: $0) }
       }, receiveValue: { _ in })
     again = sink
-    sink.receive(subscription: RecordingSubscription())
+    sink.receive(subscription: SpySubscription())
     sink.receive(completion: .finished)
     #expect(calls == 1)
     again = nil

@@ -20,34 +20,34 @@ final class DemandAwaitingPublisher<Output, Failure: Error>: Publisher, Subscrip
     }
   }
 
-  private let state = Locked(HandDrivenBox(State()))
+  private let state = Locked(State())
 
   init() {}
 
-  var requests: [Subscribers.Demand] { state.withLock { $0.value.requests } }
+  var requests: [Subscribers.Demand] { state.withLock { $0.requests } }
 
-  var isCancelled: Bool { state.withLock { $0.value.cancelled } }
+  var isCancelled: Bool { state.withLock { $0.cancelled } }
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-    state.withLock { $0.value.subscriber = AnySubscriber(subscriber) }
+    state.withLock { $0.subscriber = AnySubscriber(subscriber) }
     subscriber.receive(subscription: self)
   }
 
   func request(_ demand: Subscribers.Demand) {
     let ready = state.withLock { box -> [CheckedContinuation<Void, Never>] in
-      box.value.outstanding += demand
-      box.value.requests.append(demand)
-      let made = box.value.requests.count
-      return box.value.takeWaiters { $0 <= made }
+      box.outstanding += demand
+      box.requests.append(demand)
+      let made = box.requests.count
+      return box.takeWaiters { $0 <= made }
     }
     for waiter in ready { waiter.resume() }
   }
 
   func cancel() {
     let ready = state.withLock { box -> [CheckedContinuation<Void, Never>] in
-      box.value.cancelled = true
-      box.value.subscriber = nil
-      return box.value.takeWaiters { _ in true }
+      box.cancelled = true
+      box.subscriber = nil
+      return box.takeWaiters { _ in true }
     }
     for waiter in ready { waiter.resume() }
   }
@@ -56,8 +56,8 @@ final class DemandAwaitingPublisher<Output, Failure: Error>: Publisher, Subscrip
   func waitForRequests(_ count: Int) async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       let now = state.withLock { box -> Bool in
-        if box.value.cancelled || box.value.requests.count >= count { return true }
-        box.value.waiters.append((count, continuation))
+        if box.cancelled || box.requests.count >= count { return true }
+        box.waiters.append((count, continuation))
         return false
       }
       if now { continuation.resume() }
@@ -68,20 +68,20 @@ final class DemandAwaitingPublisher<Output, Failure: Error>: Publisher, Subscrip
   @discardableResult
   func send(_ value: Output) -> Bool {
     let subscriber = state.withLock { box -> AnySubscriber<Output, Failure>? in
-      guard box.value.outstanding > .none, let subscriber = box.value.subscriber else { return nil }
-      if box.value.outstanding != .unlimited { box.value.outstanding -= 1 }
+      guard box.outstanding > .none, let subscriber = box.subscriber else { return nil }
+      if box.outstanding != .unlimited { box.outstanding -= 1 }
       return subscriber
     }
     guard let subscriber else { return false }
     let more = subscriber.receive(value)
-    state.withLock { $0.value.outstanding += more }
+    state.withLock { $0.outstanding += more }
     return true
   }
 
   func send(completion: Subscribers.Completion<Failure>) {
     let subscriber = state.withLock { box in
-      defer { box.value.subscriber = nil }
-      return box.value.subscriber
+      defer { box.subscriber = nil }
+      return box.subscriber
     }
     subscriber?.receive(completion: completion)
   }

@@ -5,10 +5,10 @@ import Testing
 /// through the failing coder, which `calls` counts the uses of.
 func expectCodingFailureCancelsUpstreamFirst(
   named name: String, calls: () -> Int,
-  attach: (RecordingUpstream<Int, ParityFailure>, RecordingSubscriber<Int, any Error>) -> Void,
+  attach: (HandDrivenUpstream<Int, ParityFailure>, RecordingSubscriber<Int, any Error>) -> Void,
   sourceLocation: SourceLocation = #_sourceLocation
 ) {
-  let upstream = RecordingUpstream<Int, ParityFailure>()
+  let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
   let recorder = RecordingSubscriber<Int, any Error>(initialDemand: .unlimited, demandPerValue: .none)
   var eventsAtFailure: [SubscriptionEvent]?
   recorder.onCompletion = { _ in eventsAtFailure = upstream.events }

@@ -7,11 +7,11 @@ import Testing
 func expectKeepsOnlyTheFirstSubscription<S: Subscriber & Cancellable>(
   _ subscriber: S, sourceLocation: SourceLocation = #_sourceLocation
 ) where S.Input == Int, S.Failure == Never {
-  let first = RecordingSubscription()
+  let first = SpySubscription()
   subscriber.receive(subscription: first)
   #expect(first.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
 
-  let second = RecordingSubscription()
+  let second = SpySubscription()
   subscriber.receive(subscription: second)
   #expect(second.events == [.cancelled], sourceLocation: sourceLocation)
   #expect(first.events == [.requested(.unlimited)], sourceLocation: sourceLocation)
@@ -20,7 +20,7 @@ func expectKeepsOnlyTheFirstSubscription<S: Subscriber & Cancellable>(
   #expect(first.events == [.requested(.unlimited), .cancelled], sourceLocation: sourceLocation)
 
   subscriber.receive(completion: .finished)
-  let third = RecordingSubscription()
+  let third = SpySubscription()
   subscriber.receive(subscription: third)
   #expect(third.events == [.cancelled], sourceLocation: sourceLocation)
   subscriber.cancel()

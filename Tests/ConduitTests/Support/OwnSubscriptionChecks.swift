@@ -3,8 +3,8 @@ import Testing
 
 // Checks shared by the suites of the one-to-one operators whose subscriber is also the
 // subscription they hand downstream, as Combine's are (tryMap, tryFilter, removeDuplicates,
-// prefix(while:), output(in:), encode …). Each drives the operator from a `RecordingUpstream`
-// (Support/RecordingUpstream.swift) into a `RecordingSubscriber`, with the upstream's values of
+// prefix(while:), output(in:), encode …). Each drives the operator from a `HandDrivenUpstream`
+// (Support/HandDrivenUpstream.swift) into a `RecordingSubscriber`, with the upstream's values of
 // type `Input` and its failure `ParityError`, and lets go of both at the end.
 
 /// The subscription the subscriber gets is the operator's own, described and reflected as
@@ -13,9 +13,9 @@ import Testing
 func expectOwnSubscription<Input, Operator: Publisher>(
   named name: String, mirrorLabels labels: [String], input: Input.Type,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Input, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Input, ParityError>) -> Operator
 ) {
-  let upstream = RecordingUpstream<Input, ParityError>()
+  let upstream = HandDrivenUpstream<Input, ParityError>(conduct: .careless)
   let subscriber = RecordingSubscriber<Operator.Output, Operator.Failure>()
   makeOperator(upstream).subscribe(subscriber)
   let subscription = subscriber.subscription
@@ -39,10 +39,10 @@ func expectOwnSubscription<Input, Operator: Publisher>(
 func expectEndedStreamPassesNothingUpstream<Input, Operator: Publisher>(
   input: Input.Type, after events: [SubscriptionEvent],
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Input, ParityError>) -> Operator,
-  end: (RecordingUpstream<Input, ParityError>) -> Void
+  _ makeOperator: (HandDrivenUpstream<Input, ParityError>) -> Operator,
+  end: (HandDrivenUpstream<Input, ParityError>) -> Void
 ) {
-  let upstream = RecordingUpstream<Input, ParityError>()
+  let upstream = HandDrivenUpstream<Input, ParityError>(conduct: .careless)
   let subscriber = RecordingSubscriber<Operator.Output, Operator.Failure>(initialDemand: .max(1))
   makeOperator(upstream).subscribe(subscriber)
   end(upstream)
@@ -59,9 +59,9 @@ func expectEndedStreamPassesNothingUpstream<Input, Operator: Publisher>(
 /// the subscriber (`value` is not even looked at).
 func expectCancelEndsTheStream<Input, Operator: Publisher>(
   named name: String, sending value: Input, sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Input, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Input, ParityError>) -> Operator
 ) {
-  let upstream = RecordingUpstream<Input, ParityError>()
+  let upstream = HandDrivenUpstream<Input, ParityError>(conduct: .careless)
   let subscriber = RecordingSubscriber<Operator.Output, Operator.Failure>(
     initialDemand: .unlimited, demandPerValue: .max(1))
   makeOperator(upstream).subscribe(subscriber)
@@ -97,12 +97,12 @@ enum EarlyEvents {
 func expectEarlyEvents<Input, Operator: Publisher>(
   _ early: EarlyEvents, named name: String, input: Input.Type,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Input, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Input, ParityError>) -> Operator
 ) {
   func run(
-    _ before: (RecordingUpstream<Input, ParityError>) -> Void
-  ) -> (RecordingUpstream<Input, ParityError>, [String]) {
-    let upstream = RecordingUpstream<Input, ParityError>(sendsSubscription: false)
+    _ before: (HandDrivenUpstream<Input, ParityError>) -> Void
+  ) -> (HandDrivenUpstream<Input, ParityError>, [String]) {
+    let upstream = HandDrivenUpstream<Input, ParityError>(conduct: .careless, sendsSubscription: false)
     let subscriber = RecordingSubscriber<Operator.Output, Operator.Failure>(initialDemand: .max(2))
     makeOperator(upstream).subscribe(subscriber)
     before(upstream)
@@ -147,9 +147,9 @@ func expectPassThroughSubscriber<Input, UpstreamFailure: Error, Operator: Publis
   named name: String, mirrorLabels labels: [String], mirrorValues values: [String]? = nil,
   input: Input.Type, failure: UpstreamFailure.Type,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Input, UpstreamFailure>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Input, UpstreamFailure>) -> Operator
 ) {
-  let upstream = RecordingUpstream<Input, UpstreamFailure>()
+  let upstream = HandDrivenUpstream<Input, UpstreamFailure>(conduct: .careless)
   let subscriber = RecordingSubscriber<Operator.Output, Operator.Failure>()
   makeOperator(upstream).subscribe(subscriber)
   let inner = upstream.subscriberObject
@@ -163,7 +163,7 @@ func expectPassThroughSubscriber<Input, UpstreamFailure: Error, Operator: Publis
     #expect(children?.map { "\($0.value)" } == values, sourceLocation: sourceLocation)
   }
   #expect(inner.map { !($0 is any Subscription) } == true, sourceLocation: sourceLocation)
-  #expect((subscriber.subscription as AnyObject?) === upstream, sourceLocation: sourceLocation)
+  #expect((subscriber.subscription as AnyObject?) === upstream.link, sourceLocation: sourceLocation)
   subscriber.forget()
   upstream.detach()
 }
@@ -172,7 +172,7 @@ func expectPassThroughSubscriber<Input, UpstreamFailure: Error, Operator: Publis
 
 func expectOwnSubscription<Operator: Publisher>(
   named name: String, mirrorLabels labels: [String], sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Int, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Int, ParityError>) -> Operator
 ) {
   expectOwnSubscription(
     named: name, mirrorLabels: labels, input: Int.self, sourceLocation: sourceLocation, makeOperator)
@@ -180,8 +180,8 @@ func expectOwnSubscription<Operator: Publisher>(
 
 func expectEndedStreamPassesNothingUpstream<Operator: Publisher>(
   after events: [SubscriptionEvent], sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Int, ParityError>) -> Operator,
-  end: (RecordingUpstream<Int, ParityError>) -> Void
+  _ makeOperator: (HandDrivenUpstream<Int, ParityError>) -> Operator,
+  end: (HandDrivenUpstream<Int, ParityError>) -> Void
 ) {
   expectEndedStreamPassesNothingUpstream(
     input: Int.self, after: events, sourceLocation: sourceLocation, makeOperator, end: end)
@@ -189,7 +189,7 @@ func expectEndedStreamPassesNothingUpstream<Operator: Publisher>(
 
 func expectEarlyEvents<Operator: Publisher>(
   _ early: EarlyEvents, named name: String, sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Int, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Int, ParityError>) -> Operator
 ) {
   expectEarlyEvents(early, named: name, input: Int.self, sourceLocation: sourceLocation, makeOperator)
 }
@@ -197,7 +197,7 @@ func expectEarlyEvents<Operator: Publisher>(
 func expectPassThroughSubscriber<Operator: Publisher>(
   named name: String, mirrorLabels labels: [String], mirrorValues values: [String]? = nil,
   sourceLocation: SourceLocation = #_sourceLocation,
-  _ makeOperator: (RecordingUpstream<Int, ParityError>) -> Operator
+  _ makeOperator: (HandDrivenUpstream<Int, ParityError>) -> Operator
 ) {
   expectPassThroughSubscriber(
     named: name, mirrorLabels: labels, mirrorValues: values, input: Int.self, failure: ParityError.self,

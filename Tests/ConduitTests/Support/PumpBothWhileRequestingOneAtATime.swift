@@ -6,7 +6,7 @@ import Testing
 /// `requestOne` `perRequester` times; then pumps both a few more times, so that demand that
 /// reached an upstream after its last pump on its thread is met too.
 func pumpBothWhileRequestingOneAtATime(
-  _ first: PumpSource, _ second: PumpSource, requesters: Int, perRequester: Int,
+  _ first: HandDrivenUpstream<Int, Never>, _ second: HandDrivenUpstream<Int, Never>, requesters: Int, perRequester: Int,
   requestOne: @escaping @Sendable () -> Void
 ) {
   let done = Atomic<Int>(0)

@@ -5,7 +5,7 @@ final class RecordingConnectable: ConnectablePublisher, @unchecked Sendable {
   typealias Output = Int
   typealias Failure = Never
 
-  let upstream = HandDrivenPublisher<Int, Never>()
+  let upstream = HandDrivenUpstream<Int, Never>()
   private(set) var connections: [String] = []
 
   func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Never {

@@ -54,7 +54,7 @@ private final class ScriptedSubscriber: Subscriber, @unchecked Sendable {
 
   let log: ScenarioLog
   let initialDemand: Subscribers.Demand
-  let upstream: HandDrivenPublisher<Int, ScalarTestError>
+  let upstream: HandDrivenUpstream<Int, ScalarTestError>
   // Touched only from the test's thread, or from inside a delivery on it.
   var reactions: [Int: [Reaction]]
   var subscription: (any Subscription)?
@@ -62,7 +62,7 @@ private final class ScriptedSubscriber: Subscriber, @unchecked Sendable {
 
   init(
     log: ScenarioLog, initialDemand: Subscribers.Demand, reactions: [Int: [Reaction]],
-    upstream: HandDrivenPublisher<Int, ScalarTestError>
+    upstream: HandDrivenUpstream<Int, ScalarTestError>
   ) {
     self.log = log
     self.initialDemand = initialDemand
@@ -171,7 +171,7 @@ private struct Run {
 private func run<Inner: Publisher>(_ scenario: Scenario, inner makeInner: @escaping (Int) -> Inner) -> Run
 where Inner.Output == Int, Inner.Failure == ScalarTestError {
   let log = ScenarioLog()
-  let upstream = HandDrivenPublisher<Int, ScalarTestError>()
+  let upstream = HandDrivenUpstream<Int, ScalarTestError>()
   let subscriber = ScriptedSubscriber(
     log: log, initialDemand: scenario.initialDemand, reactions: scenario.reactions, upstream: upstream)
   let logged = upstream.handleEvents(

@@ -14,11 +14,11 @@ private final class OrderProbe: Subscriber {
   typealias Input = Int
   typealias Failure = Never
 
-  let upstream: ReducingUpstream<Int, Never>
+  let upstream: HandDrivenUpstream<Int, Never>
   private(set) var requestsSeenAtSubscription: [Subscribers.Demand]?
   private(set) var subscription: (any Subscription)?
 
-  init(upstream: ReducingUpstream<Int, Never>) {
+  init(upstream: HandDrivenUpstream<Int, Never>) {
     self.upstream = upstream
   }
 
@@ -39,7 +39,7 @@ struct ReductionTests {
   // MARK: Demand
 
   @Test func requestsUnlimitedFromUpstreamAsSoonAsSubscribed() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
 
@@ -49,7 +49,7 @@ struct ReductionTests {
   }
 
   @Test func downstreamGetsItsSubscriptionBeforeUpstreamIsAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let probe = OrderProbe(upstream: upstream)
     upstream.count().subscribe(probe)
 
@@ -59,7 +59,7 @@ struct ReductionTests {
   }
 
   @Test func downstreamDemandIsNotForwardedUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.count().subscribe(subscriber)
     subscriber.request(.max(3))
@@ -69,7 +69,7 @@ struct ReductionTests {
   }
 
   @Test func holdsTheResultUntilDownstreamDemands() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
 
@@ -84,7 +84,7 @@ struct ReductionTests {
   }
 
   @Test func deliversAtOnceWhenDemandCameFirst() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
     subscriber.request(.max(1))
@@ -99,7 +99,7 @@ struct ReductionTests {
   }
 
   @Test func requestsAfterDeliveryDoNothing() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -116,7 +116,7 @@ struct ReductionTests {
   // As in Combine (FirstTests.testFirstFinishesImmediatelyWithoutDemand and the like): an
   // empty result's completion waits for demand too.
   @Test func anEmptyResultFinishesOnceAsked() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
 
@@ -131,7 +131,7 @@ struct ReductionTests {
   }
 
   @Test func cancelWhileHoldingAnEmptyResultSendsNothing() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.last().subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -149,7 +149,7 @@ struct ReductionTests {
   // ReduceTests.testTryReduceReceiveValueBeforeSubscription: the value is dropped, the closure
   // not called.
   @Test func aValueBeforeTheSubscriptionIsIgnoredWithoutCallingTheStep() {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, any Error>()
     var calls = 0
     upstream.tryReduce(0) { sum, value in
@@ -170,7 +170,7 @@ struct ReductionTests {
 
   // ReduceTests.testReduceReceiveCompletionBeforeSubscription.
   @Test func aCompletionBeforeTheSubscriptionIsIgnored() {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.count().subscribe(subscriber)
 
@@ -187,11 +187,11 @@ struct ReductionTests {
   // ReduceTests.testReduceCancelBeforeSubscription and the like: the subscription that arrives
   // after the cancel is asked for everything.
   @Test func aCancelBeforeTheSubscriptionChangesNothing() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.reduce(1, *).subscribe(subscriber)
 
-    try #require(upstream.operatorSubscription).cancel()
+    try #require(upstream.subscriberAsSubscription).cancel()
     upstream.sendSubscription()
 
     #expect(upstream.requests == [.unlimited])
@@ -202,11 +202,11 @@ struct ReductionTests {
   }
 
   @Test func aRequestBeforeTheSubscriptionCountsAsDemand() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
 
-    try #require(upstream.operatorSubscription).request(.max(1))
+    try #require(upstream.subscriberAsSubscription).request(.max(1))
     upstream.sendSubscription()
     upstream.send(completion: .finished)
 
@@ -216,10 +216,10 @@ struct ReductionTests {
   // MARK: Reflection (as in Combine: TestReflection.swift's reduceLikeOperatorMirror)
 
   @Test func describesItselfAsTheOperatorWithCombinesMirror() throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.reduce(7, +).subscribe(subscriber)
-    let reduction = try #require(upstream.operatorSubscription)
+    let reduction = try #require(upstream.subscriberAsSubscription)
 
     #expect(String(describing: reduction) == "Reduce")
     #expect((reduction as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Reduce")
@@ -243,9 +243,9 @@ struct ReductionTests {
 
   @Test(arguments: ReflectedReduction.allCases)
   func everyReductionDescribesItselfAsCombineDoes(_ operation: ReflectedReduction) throws {
-    let upstream = ReducingUpstream<Int, Never>(sendsSubscription: false)
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
     operation.subscribe(to: upstream)
-    let reduction = try #require(upstream.operatorSubscription)
+    let reduction = try #require(upstream.subscriberAsSubscription)
     #expect(String(describing: reduction) == operation.combineName)
     #expect(
       (reduction as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String
@@ -256,10 +256,10 @@ struct ReductionTests {
 
   // CollectTests.testCollectReflection: collect()'s mirror has only a count.
   @Test func collectsMirrorCountsTheElements() throws {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], Never>(initialDemand: .none)
     upstream.collect().subscribe(subscriber)
-    let collect = try #require(upstream.operatorSubscription)
+    let collect = try #require(upstream.subscriberAsSubscription)
 
     #expect(String(describing: collect) == "Collect")
     #expect((collect as? any CustomPlaygroundDisplayConvertible)?.playgroundDescription as? String == "Collect")
@@ -278,7 +278,7 @@ struct ReductionTests {
   // MARK: Completion
 
   @Test func failurePassesThroughWithoutDemand() {
-    let upstream = ReducingUpstream<Int, ReducingError>()
+    let upstream = HandDrivenUpstream<Int, ReducingError>(conduct: .careless)
     let subscriber = TestSubscriber<[Int], ReducingError>(initialDemand: .none)
     upstream.collect().subscribe(subscriber)
 
@@ -290,7 +290,7 @@ struct ReductionTests {
   }
 
   @Test func ignoresEverythingAfterUpstreamCompletes() {
-    let upstream = ReducingUpstream<Int, ReducingError>()
+    let upstream = HandDrivenUpstream<Int, ReducingError>(conduct: .careless)
     let subscriber = TestSubscriber<Int, ReducingError>()
     upstream.count().subscribe(subscriber)
 
@@ -305,7 +305,7 @@ struct ReductionTests {
   }
 
   @Test func aSecondSubscriptionIsCancelled() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.count().subscribe(subscriber)
     let second = SpySubscription()
@@ -322,7 +322,7 @@ struct ReductionTests {
   // MARK: Early decision
 
   @Test func anEarlyDecisionCancelsUpstreamAndHoldsTheResult() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.first().subscribe(subscriber)
 
@@ -341,7 +341,7 @@ struct ReductionTests {
   }
 
   @Test func anEarlyDecisionWithDemandDeliversAtOnce() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     upstream.first().subscribe(subscriber)
 
@@ -352,7 +352,7 @@ struct ReductionTests {
   }
 
   @Test func aThrownErrorCancelsUpstreamAndFailsWithoutDemand() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, any Error>(initialDemand: .none)
     var calls = 0
     upstream.tryReduce(0) { sum, value in
@@ -379,7 +379,7 @@ struct ReductionTests {
   // MARK: Cancellation
 
   @Test func cancelCancelsUpstreamAndSilencesTheSubscriber() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     upstream.count().subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -397,7 +397,7 @@ struct ReductionTests {
   }
 
   @Test func cancelWhileHoldingDropsTheResult() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(subscriber)
     let subscription = subscriber.subscription
@@ -411,7 +411,7 @@ struct ReductionTests {
   }
 
   @Test func cancelFromInsideReceiveSubscriptionStopsBeforeAskingUpstream() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = AnySubscriber<Int, Never>(
       receiveSubscription: { $0.cancel() }, receiveValue: { _ in .none }, receiveCompletion: { _ in })
     upstream.count().subscribe(subscriber)
@@ -421,7 +421,7 @@ struct ReductionTests {
   }
 
   @Test func cancelFromInsideReceiveValueSuppressesTheCompletion() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { [unowned subscriber] _ in subscriber.cancel() }
     upstream.count().subscribe(subscriber)
@@ -434,7 +434,7 @@ struct ReductionTests {
   }
 
   @Test func requestFromInsideReceiveValueIsHarmless() {
-    let upstream = ReducingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Int, Never>()
     subscriber.onValue { [unowned subscriber] _ in subscriber.request(.max(1)) }
     upstream.count().subscribe(subscriber)
@@ -532,9 +532,9 @@ struct ReductionTests {
   /// ComparisonTests.swift `testTryComparisonFailureBecauseOfThrow`, ContainsTests.swift
   /// `testFailureBecauseOfThrow`, LastTests.swift `testTryLastWhereFinishesWhenErrorThrown`.
   @Test func aThrowCancelsUpstreamBeforeTheFailureArrives() {
-    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P)
+    func check<P: Publisher>(_ name: String, _ make: (HandDrivenUpstream<Int, Never>) -> P)
     where P.Failure == any Error {
-      let upstream = RecordingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let subscriber = RecordingSubscriber<P.Output, any Error>(initialDemand: .none)
       subscriber.onCompletion = { _ in subscriber.note("cancelled: \(upstream.events.contains(.cancelled))") }
       make(upstream).subscribe(subscriber)
@@ -564,8 +564,8 @@ struct ReductionTests {
   /// nothing), used by the `…FinishesWithError` tests of Reduce, Count, Comparison, Contains,
   /// AllSatisfy and Last.
   @Test func anUpstreamFailureIsFinalAndCancelsNothing() {
-    func check<P: Publisher>(_ make: (RecordingUpstream<Int, ParityFailure>) -> P) where P.Output: Equatable {
-      let upstream = RecordingUpstream<Int, ParityFailure>()
+    func check<P: Publisher>(_ make: (HandDrivenUpstream<Int, ParityFailure>) -> P) where P.Output: Equatable {
+      let upstream = HandDrivenUpstream<Int, ParityFailure>(conduct: .careless)
       let subscriber = TestSubscriber<P.Output, P.Failure>(initialDemand: .max(3), demandPerValue: .max(1))
       make(upstream).subscribe(subscriber)
       upstream.send(completion: .failure(.oops))
@@ -596,9 +596,9 @@ struct ReductionTests {
   /// `[.requested(.unlimited), .cancelled]`), used by `testAllSatisfy…`, `testTryAllSatisfy…`
   /// and ContainsTests.swift `testContainsWhere…`, `testTryContainsWhere…`.
   @Test func aDecidedAnswerStopsThePredicateAndCancelsUpstream() {
-    func check<P: Publisher>(expected: Bool, _ make: (RecordingUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
+    func check<P: Publisher>(expected: Bool, _ make: (HandDrivenUpstream<Int, Never>, @escaping (Int) -> Bool) -> P)
     where P.Output == Bool {
-      let upstream = RecordingUpstream<Int, Never>()
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let calls = ParityBox(0)
       let subscriber = TestSubscriber<Bool, P.Failure>(initialDemand: .max(1))
       make(upstream) { value in
@@ -633,10 +633,10 @@ struct ReductionTests {
   /// `[.requested(.unlimited)]`, plus `.cancelled` for an early answer), used by
   /// `testContainsReceiveSubscriptionTwice` and the other aggregates.
   @Test func aSecondSubscriptionIsCancelledBeforeAndAfterTheResult() {
-    let upstream = RecordingUpstream<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let subscriber = TestSubscriber<Bool, Never>(initialDemand: .max(1))
     upstream.contains(0).subscribe(subscriber)
-    let second = RecordingSubscription()
+    let second = SpySubscription()
     upstream.sendSubscription(second)
     #expect(second.events == [.cancelled])
     #expect(upstream.send(0) == .none)
@@ -647,10 +647,10 @@ struct ReductionTests {
     #expect(subscriber.events == [.subscription, .value(true), .completion(.finished)])
     upstream.detach()
 
-    let counted = RecordingUpstream<Int, Never>()
+    let counted = HandDrivenUpstream<Int, Never>(conduct: .careless)
     let countSubscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     counted.count().subscribe(countSubscriber)
-    let extra = RecordingSubscription()
+    let extra = SpySubscription()
     #expect(counted.send(0) == .none)
     counted.send(completion: .finished)
     counted.sendSubscription(extra)
@@ -665,8 +665,8 @@ struct ReductionTests {
   /// `[.requested(.unlimited), .cancelled]`), used by the `…CancelAlreadyCancelled` tests of
   /// Comparison, TryComparison, Contains, ContainsWhere, TryContainsWhere, Count and Last.
   @Test func aSecondCancelAndALateRequestDoNotReachUpstream() {
-    func check<P: Publisher>(_ name: String, _ make: (RecordingUpstream<Int, Never>) -> P) {
-      let upstream = RecordingUpstream<Int, Never>()
+    func check<P: Publisher>(_ name: String, _ make: (HandDrivenUpstream<Int, Never>) -> P) {
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
       let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .none)
       make(upstream).subscribe(subscriber)
       let subscription = subscriber.subscription
@@ -696,8 +696,8 @@ struct ReductionTests {
   /// (`.history([], demand: .none)`), `testReduceReceiveCompletionBeforeSubscription`
   /// (`.history([])`), and the same tests for Count, Comparison, Contains, AllSatisfy and Last.
   @Test func eventsBeforeTheSubscriptionAreIgnored() {
-    func check<P: Publisher>(_ make: (RecordingUpstream<Int, Never>) -> P) {
-      let upstream = RecordingUpstream<Int, Never>(sendsSubscription: false)
+    func check<P: Publisher>(_ make: (HandDrivenUpstream<Int, Never>) -> P) {
+      let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)
       let subscriber = RecordingSubscriber<P.Output, P.Failure>(initialDemand: .unlimited)
       make(upstream).subscribe(subscriber)
       #expect(upstream.send(0) == .none)
@@ -718,7 +718,7 @@ struct ReductionTests {
   /// Evidence: OpenCombine Tests/OpenCombineTests/PublisherTests/CountTests.swift,
   /// ReduceTests.swift (ReduceProducer).
   @Test func aggregatesHoldTheResultUntilDemandAfterUpstreamFinished() {
-    let upstream = HandDrivenPublisher<Int, Never>()
+    let upstream = HandDrivenUpstream<Int, Never>()
     let counted = TestSubscriber<Int, Never>(initialDemand: .none)
     upstream.count().subscribe(counted)
     #expect(upstream.link?.requests == [.unlimited])
@@ -729,7 +729,7 @@ struct ReductionTests {
     counted.request(.max(1))
     #expect(counted.events == [.subscription, .value(2), .completion(.finished)])
 
-    let collecting = HandDrivenPublisher<Int, Never>()
+    let collecting = HandDrivenUpstream<Int, Never>()
     let collected = TestSubscriber<[Int], Never>(initialDemand: .none)
     collecting.collect().subscribe(collected)
     collecting.send(completion: .finished)
@@ -738,7 +738,7 @@ struct ReductionTests {
     #expect(collected.events == [.subscription, .value([]), .completion(.finished)])
 
     // An empty result's completion waits for demand too (LastTests.testLastFinishesImmediatelyWithoutDemand).
-    let lastOf = HandDrivenPublisher<Int, Never>()
+    let lastOf = HandDrivenUpstream<Int, Never>()
     let last = TestSubscriber<Int, Never>(initialDemand: .none)
     lastOf.last().subscribe(last)
     lastOf.send(completion: .finished)
@@ -826,7 +826,7 @@ enum ReflectedReduction: CaseIterable {
   }
 
   /// Subscribes a subscriber that asks for nothing to the operator applied to `upstream`.
-  func subscribe(to upstream: ReducingUpstream<Int, Never>) {
+  func subscribe(to upstream: HandDrivenUpstream<Int, Never>) {
     let integers = TestSubscriber<Int, Never>(initialDemand: .none)
     let booleans = TestSubscriber<Bool, Never>(initialDemand: .none)
     switch self {
