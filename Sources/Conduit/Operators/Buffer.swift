@@ -72,19 +72,25 @@ extension Publishers.Buffer {
 /// possibly on different threads; the call that claims `delivery` (see `DeliveryOwnership`) owns
 /// the downstream and asks `nextStep` what to deliver until there is nothing more it may deliver,
 /// where `nextStep` gives delivery back. The subscribing call owns it from the start, so that what
-/// arrives before the downstream has its subscription waits.
+/// arrives before the downstream has its subscription waits. The buffered elements and the demand
+/// are kept beside the state, as every state before the end has them.
 @usableFromInline
 struct BufferStateMachine<Input, Failure: Error> {
   @usableFromInline
-  enum Phase {
+  enum State {
+    /// The upstream's subscription has not arrived.
     case awaitingSubscription
-    case subscribed
+    /// Elements flow; `completion` is the upstream's, once it has come, waiting to go out behind
+    /// the buffered elements.
+    case subscribed(upstream: any Subscription, completion: Subscribers.Completion<Failure>?)
     /// The buffer overflowed with `.customError`; the error is being made, out of the lock.
-    case overflowing
+    case overflowing(upstream: any Subscription)
     /// The overflow's failure is made and waits, as in Combine, for the downstream's next request:
-    /// until then the buffered elements stay and nothing goes out.
-    case overflowed
-    /// The downstream has its completion, or cancelled.
+    /// until then the buffered elements stay and nothing goes out. The upstream is kept, as
+    /// Combine keeps it, until the failure has gone out: a refill that follows the last elements
+    /// is still asked of it.
+    case overflowed(upstream: any Subscription, error: Failure)
+    /// The downstream has its completion, or cancelled: nothing is held.
     case terminal
   }
 
@@ -96,15 +102,30 @@ struct BufferStateMachine<Input, Failure: Error> {
     var values: ValueQueue<Input>
     @usableFromInline
     var whenFull: Publishers.BufferingStrategy<Failure>
+    /// The state the stream ended in, with the upstream subscription it held.
     @usableFromInline
-    var upstream: (any Subscription)?
+    var ended: State
 
     @inlinable
-    init(values: ValueQueue<Input>, whenFull: Publishers.BufferingStrategy<Failure>, upstream: (any Subscription)?) {
+    init(values: ValueQueue<Input>, whenFull: Publishers.BufferingStrategy<Failure>, ended: State) {
       self.values = values
       self.whenFull = whenFull
-      self.upstream = upstream
+      self.ended = ended
     }
+
+    /// The upstream subscription the stream held, if it had arrived.
+    @inlinable
+    var upstream: (any Subscription)? { ended.upstream }
+  }
+
+  /// What to do with a subscription from the upstream.
+  @usableFromInline
+  enum SubscriptionAction {
+    /// Ask the upstream for `initial` (unless it is `.none`), then hand the buffer's subscription
+    /// to the downstream.
+    case accept(initial: Subscribers.Demand)
+    /// Not wanted (a second one, or one after the end): cancel it.
+    case cancel
   }
 
   /// What to do with an element from the upstream.
@@ -120,12 +141,33 @@ struct BufferStateMachine<Input, Failure: Error> {
     case overflow(() -> Failure)
   }
 
+  /// What to do once the overflow's error is made.
+  @usableFromInline
+  enum OverflowAction {
+    /// Cancel the upstream now; the failure waits for the downstream's next request.
+    case cancelUpstream(any Subscription)
+    /// The downstream cancelled meanwhile, which cancelled the upstream: nothing.
+    case none
+  }
+
   /// What to do once a request or a completion has been recorded.
   @usableFromInline
   enum DrainAction {
     case none
     /// This call owns the downstream; with `.keepFull`, what it delivers is asked of `refill`.
     case drain(refill: (any Subscription)?)
+  }
+
+  /// What to do with the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Before the subscription (ignored, as in Combine), or after the end: nothing.
+    case none
+    /// Cancel the upstream and let go of what the stream held; another call owns the downstream
+    /// and lets go of it at its next step.
+    case cancel(Released)
+    /// As `cancel`, and this call owns the downstream: let go of it too.
+    case cancelAndReleaseDownstream(Released)
   }
 
   /// What the owner of the downstream does next.
@@ -139,17 +181,12 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   @usableFromInline
-  var phase = Phase.awaitingSubscription
-  @usableFromInline
-  var upstream: (any Subscription)?
+  var state = State.awaitingSubscription
   @usableFromInline
   var values = ValueQueue<Input>()
   /// Requested by the downstream and not yet delivered.
   @usableFromInline
   var demand = Subscribers.Demand.none
-  /// The upstream's completion, or the overflow's failure, waiting to go out.
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
   /// Which call owns the downstream; the subscribing call, from the start.
   @usableFromInline
   var delivery = DeliveryOwnership(claimed: true)
@@ -167,15 +204,24 @@ struct BufferStateMachine<Input, Failure: Error> {
     self.whenFull = whenFull
   }
 
-  /// The upstream's subscription: returns the demand to ask of it, or `nil` to cancel it (a
-  /// second one, or one after the end).
+  /// The completion waiting to go out (the upstream's, or the overflow's failure), as Combine
+  /// reflects it.
   @inlinable
-  mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
-    guard case .awaitingSubscription = phase else { return nil }
-    phase = .subscribed
-    upstream = subscription
+  var completion: Subscribers.Completion<Failure>? {
+    switch state {
+    case .subscribed(_, let completion): completion
+    case .overflowed(_, let error): .failure(error)
+    case .awaitingSubscription, .overflowing, .terminal: nil
+    }
+  }
+
+  /// The upstream's subscription.
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingSubscription = state else { return .cancel }
+    state = .subscribed(upstream: subscription, completion: nil)
     // As in Combine: as many as fit with `.keepFull`, all of them with `.byRequest`.
-    return keepsFull ? .max(size) : .unlimited
+    return .accept(initial: keepsFull ? .max(size) : .unlimited)
   }
 
   /// An element from the upstream. As in Combine, one is taken after the upstream finished (it
@@ -183,8 +229,11 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// the end.
   @inlinable
   mutating func receive(_ input: Input) -> ValueAction {
-    guard case .subscribed = phase else { return .absorbed(dropped: nil) }
-    if case .failure? = completion { return .absorbed(dropped: nil) }
+    switch state {
+    case .subscribed(_, completion: .some(.failure)): return .absorbed(dropped: nil)
+    case .subscribed: break
+    case .awaitingSubscription, .overflowing, .overflowed, .terminal: return .absorbed(dropped: nil)
+    }
     var dropped: Input?
     if values.count >= size {
       switch whenFull {
@@ -195,7 +244,7 @@ struct BufferStateMachine<Input, Failure: Error> {
         guard let oldest = values.popFirst() else { return .absorbed(dropped: nil) }
         dropped = oldest
       case .customError(let makeError):
-        phase = .overflowing
+        if case .subscribed(let upstream, _) = state { state = .overflowing(upstream: upstream) }
         return .overflow(makeError)
       }
     }
@@ -212,24 +261,21 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// The error `.customError` made: the stream fails with it at the downstream's next request,
-  /// as in Combine, and the upstream is cancelled now. Returns the upstream to cancel, unless the
-  /// downstream cancelled meanwhile (which cancelled it).
+  /// as in Combine, and the upstream is cancelled now, unless the downstream cancelled meanwhile
+  /// (which cancelled it).
   @inlinable
-  mutating func overflowed(with error: Failure) -> (any Subscription)? {
-    guard case .overflowing = phase else { return nil }
-    phase = .overflowed
-    completion = .failure(error)
-    // Kept, as Combine keeps it, until the failure has gone out: a refill that follows the last
-    // elements is still asked of it.
-    return upstream
+  mutating func overflowed(with error: Failure) -> OverflowAction {
+    guard case .overflowing(let upstream) = state else { return .none }
+    state = .overflowed(upstream: upstream, error: error)
+    return .cancelUpstream(upstream)
   }
 
   /// The upstream's completion: the first is kept until it may go out; others are ignored, as in
   /// Combine, as is one before the subscription.
   @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>) -> DrainAction {
-    guard case .subscribed = phase, self.completion == nil else { return .none }
-    self.completion = completion
+    guard case .subscribed(let upstream, nil) = state else { return .none }
+    state = .subscribed(upstream: upstream, completion: completion)
     return claimDelivery(refill: nil)
   }
 
@@ -237,28 +283,30 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// subscription is ignored.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) -> DrainAction {
-    switch phase {
-    case .subscribed, .overflowing, .overflowed:
+    let upstream: any Subscription
+    switch state {
+    case .subscribed(let current, _), .overflowing(let current):
+      upstream = current
+    case .overflowed(let current, let error):
       // The request an overflow's failure waits for.
-      if case .overflowed = phase { phase = .subscribed }
-      demand += more
-      return claimDelivery(refill: keepsFull ? upstream : nil)
+      state = .subscribed(upstream: current, completion: .failure(error))
+      upstream = current
     case .awaitingSubscription, .terminal:
       return .none
     }
+    demand += more
+    return claimDelivery(refill: keepsFull ? upstream : nil)
   }
 
-  /// The downstream's cancel: returns what to let go of, with the upstream to cancel, and whether
-  /// this call owns the downstream (and releases it); `nil` if there is nothing to do. A cancel
-  /// before the subscription is ignored, as in Combine.
+  /// The downstream's cancel. A cancel before the subscription is ignored, as in Combine.
   @inlinable
-  mutating func cancel() -> (released: Released, ownsDelivery: Bool)? {
-    switch phase {
+  mutating func cancel() -> CancelAction {
+    switch state {
     case .subscribed, .overflowing, .overflowed:
       let released = end()
-      return (released, delivery.claim())
+      return delivery.claim() ? .cancelAndReleaseDownstream(released) : .cancel(released)
     case .awaitingSubscription, .terminal:
-      return nil
+      return .none
     }
   }
 
@@ -267,17 +315,17 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// the buffer is empty and there is demand, a failure when either runs out.
   @inlinable
   mutating func nextStep(adding more: Subscribers.Demand) -> Step {
-    switch phase {
+    switch state {
     case .subscribed, .overflowing, .overflowed:
       demand += more
-      if demand > 0 {
-        if let value = values.popFirst() {
-          takeOne()
-          return .deliver(value)
-        }
-        if let completion, case .subscribed = phase { return .complete(completion, end()) }
-      } else if case .failure? = completion, case .subscribed = phase {
-        return .complete(completion!, end())
+      if demand > 0, let value = values.popFirst() {
+        takeOne()
+        return .deliver(value)
+      }
+      // Only once subscribed: an overflow's failure waits for a request.
+      if case .subscribed(_, let completion?) = state {
+        if demand > 0 { return .complete(completion, end()) }
+        if case .failure = completion { return .complete(completion, end()) }
       }
       delivery.giveBack()
       return .idle
@@ -304,12 +352,22 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// and returns them to be let go of after the lock.
   @inlinable
   mutating func end() -> Released {
-    phase = .terminal
-    var released = Released(values: ValueQueue(), whenFull: .dropNewest, upstream: nil)
+    var released = Released(values: ValueQueue(), whenFull: .dropNewest, ended: .terminal)
     swap(&released.values, &values)
     swap(&released.whenFull, &whenFull)
-    swap(&released.upstream, &upstream)
+    swap(&released.ended, &state)
     return released
+  }
+}
+
+extension BufferStateMachine.State {
+  /// The upstream subscription, once it has arrived and until the stream ends.
+  @inlinable
+  var upstream: (any Subscription)? {
+    switch self {
+    case .subscribed(let upstream, _), .overflowing(let upstream), .overflowed(let upstream, _): upstream
+    case .awaitingSubscription, .terminal: nil
+    }
   }
 }
 
@@ -355,11 +413,11 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   /// Combine reflects them.
   @usableFromInline
   var customMirror: Mirror {
-    let (values, phase, demand, completion) = state.withLock {
-      ($0.values.elements, $0.phase, $0.demand, $0.completion)
+    let (values, machineState, demand, completion) = state.withLock {
+      ($0.values.elements, $0.state, $0.demand, $0.completion)
     }
     let children: [Mirror.Child] = [
-      ("values", values), ("state", phase), ("downstreamDemand", demand), ("terminal", completion as Any),
+      ("values", values), ("state", machineState), ("downstreamDemand", demand), ("terminal", completion as Any),
     ]
     return Mirror(self, children: children)
   }
@@ -380,7 +438,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   @inlinable
   func receive(subscription: any Subscription) {
-    guard let initial = state.withLock({ $0.receive(subscription: subscription) }) else {
+    guard case .accept(let initial) = state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
       return
     }
@@ -406,7 +464,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
       return keepsFull ? .max(delivered) : .none
     case .overflow(let makeError):
       let error = makeError()
-      state.withLock { $0.overflowed(with: error) }?.cancel()
+      if case .cancelUpstream(let upstream) = state.withLock({ $0.overflowed(with: error) }) { upstream.cancel() }
       return .none
     }
   }
@@ -440,9 +498,16 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   @inlinable
   func handleCancel() {
-    guard let (released, owns) = state.withLock({ $0.cancel() }) else { return }
-    released.upstream?.cancel()
-    if owns { downstream = nil }
+    // What the stream held leaves with the action, after the lock.
+    switch state.withLock({ $0.cancel() }) {
+    case .none:
+      break
+    case .cancel(let released):
+      released.upstream?.cancel()
+    case .cancelAndReleaseDownstream(let released):
+      released.upstream?.cancel()
+      downstream = nil
+    }
   }
 
   // MARK: Delivery

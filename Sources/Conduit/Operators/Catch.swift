@@ -69,8 +69,268 @@ protocol CatchLink: OperatorLink where NewPublisher.Output == Input {
 enum CatchTypes<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: CatchLink
 where NewPublisher.Output == Input {}
 
+/// The decisions of a `catch` or `tryCatch` subscription, kept apart from its calls out
+/// (DESIGN.md §3): each event updates the state under the subscription's lock and says what the
+/// subscription does once the lock is released.
+///
+/// The stream runs on the upstream until it fails, then on the publisher the handler makes from
+/// the failure. `demand` counts what the downstream asked for and has not received, in every state
+/// before the end, so that the replacement is asked for exactly what the upstream left.
+@usableFromInline
+struct CatchStateMachine<Downstream: Subscriber, Handler> {
+  @usableFromInline
+  typealias Targets = SubscribedTargets<Downstream>
+
+  @usableFromInline
+  enum State {
+    /// The upstream is being subscribed to; its subscription has not arrived.
+    case awaitingUpstream(Downstream, handler: Handler)
+    /// The upstream's values go to the downstream; the handler waits for the upstream to fail.
+    case upstream(Targets, handler: Handler)
+    /// The upstream failed: the handler is making the replacement, or the replacement is being
+    /// subscribed to and its subscription has not arrived.
+    case awaitingReplacement(Downstream)
+    /// The replacement's values go to the downstream.
+    case replacement(Targets)
+    /// The downstream has its completion, or cancelled: nothing is held.
+    case terminal
+
+    /// The downstream, until the stream ends.
+    @inlinable
+    var downstream: Downstream? {
+      switch self {
+      case .awaitingUpstream(let downstream, _), .awaitingReplacement(let downstream): downstream
+      case .upstream(let targets, _), .replacement(let targets): targets.downstream
+      case .terminal: nil
+      }
+    }
+  }
+
+  /// What to do with a subscription from the upstream or from the replacement.
+  @usableFromInline
+  enum SubscriptionAction {
+    /// The upstream's subscription is kept: hand the catch's subscription to the downstream.
+    case handDown(Downstream)
+    /// The replacement's subscription is kept: ask it for the demand the upstream left.
+    case request(Subscribers.Demand)
+    /// The replacement's subscription is kept, and no demand is left to ask it for.
+    case none
+    /// Not wanted (a second one, or one after the end): cancel it.
+    case cancel
+  }
+
+  /// What to do with a value from the upstream or from the replacement.
+  @usableFromInline
+  enum ValueAction {
+    /// Hand the value to the downstream of these targets.
+    case deliver(Targets)
+    /// From a publisher that is no longer the current one, or after the end: drop it.
+    case ignore
+    /// The upstream sent a value beyond the demand, or before its subscription: a broken
+    /// contract, which stops the process as in Combine.
+    case unrequested
+  }
+
+  /// What to do once the upstream has failed.
+  @usableFromInline
+  enum FailureAction {
+    /// After the end: nothing.
+    case none
+    /// Make the replacement with the handler, and subscribe to it; `failed` is the upstream's
+    /// targets, let go of after the lock.
+    case replace(Handler, failed: Targets)
+    /// The upstream failed before its subscription or after failing once: a broken contract,
+    /// which stops the process as in Combine.
+    case outOfOrder
+  }
+
+  /// What to do once the stream may have ended.
+  @usableFromInline
+  enum CompletionAction {
+    /// The completion is not the stream's (it comes from a publisher no longer current, or after
+    /// the end): nothing.
+    case none
+    /// Send the completion to the downstream; `ended` is what the stream held, let go of after
+    /// the lock, as the deinits of the handler's captures may call back into the subscription.
+    case complete(Downstream, ended: State)
+  }
+
+  /// What to do with the downstream's request, once counted.
+  @usableFromInline
+  enum RequestAction {
+    /// Pass it on to the upstream subscription of these targets.
+    case forward(Targets)
+    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
+    /// of the replacement when it arrives).
+    case none
+  }
+
+  /// What to do with the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Already ended: nothing.
+    case none
+    /// Cancel the upstream subscription of these targets, if a subscription is current, then let
+    /// go of what the stream held, after the lock.
+    case cancel(Targets?, ended: State)
+  }
+
+  @usableFromInline
+  var state: State
+  /// What the downstream asked for and has not received yet.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+
+  @inlinable
+  init(downstream: Downstream, handler: Handler) {
+    state = .awaitingUpstream(downstream, handler: handler)
+  }
+
+  /// The downstream, until the stream ends.
+  @inlinable
+  var downstream: Downstream? { state.downstream }
+
+  // MARK: Upstream
+
+  /// The upstream's subscription.
+  @inlinable
+  mutating func receiveUpstream(subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingUpstream(let downstream, let handler) = state else { return .cancel }
+    state = .upstream(Targets(downstream: downstream, upstream: subscription), handler: handler)
+    return .handDown(downstream)
+  }
+
+  /// A value from the upstream, counted against the demand when it is delivered.
+  @inlinable
+  mutating func receiveUpstreamValue() -> ValueAction {
+    switch state {
+    case .upstream(let targets, _):
+      guard demand != .none else { return .unrequested }
+      takeOne()
+      return .deliver(targets)
+    case .awaitingUpstream:
+      return .unrequested
+    case .awaitingReplacement, .replacement, .terminal:
+      return .ignore
+    }
+  }
+
+  /// The upstream finished: so does the stream, unless the upstream is no longer current.
+  @inlinable
+  mutating func upstreamFinished() -> CompletionAction {
+    guard case .upstream = state else { return .none }
+    return complete()
+  }
+
+  /// The upstream failed: the handler is to make the replacement, and is let go of.
+  @inlinable
+  mutating func upstreamFailed() -> FailureAction {
+    switch state {
+    case .upstream(let targets, let handler):
+      state = .awaitingReplacement(targets.downstream)
+      return .replace(handler, failed: targets)
+    case .awaitingUpstream, .awaitingReplacement, .replacement:
+      return .outOfOrder
+    case .terminal:
+      return .none
+    }
+  }
+
+  /// The handler threw (`tryCatch`): the stream fails with what it threw.
+  @inlinable
+  mutating func handlerThrew() -> CompletionAction {
+    guard case .awaitingReplacement = state else { return .none }
+    return complete()
+  }
+
+  // MARK: Replacement
+
+  /// The replacement's subscription.
+  @inlinable
+  mutating func receiveReplacement(subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingReplacement(let downstream) = state else { return .cancel }
+    state = .replacement(Targets(downstream: downstream, upstream: subscription))
+    return demand == .none ? .none : .request(demand)
+  }
+
+  /// A value from the replacement. As in Combine, it is not checked against the demand.
+  @inlinable
+  mutating func receiveReplacementValue() -> ValueAction {
+    guard case .replacement(let targets) = state else { return .ignore }
+    takeOne()
+    return .deliver(targets)
+  }
+
+  /// The replacement completed: so does the stream.
+  @inlinable
+  mutating func replacementCompleted() -> CompletionAction {
+    guard case .replacement = state else { return .none }
+    return complete()
+  }
+
+  // MARK: Downstream
+
+  /// The demand the downstream returned for a value it received, while a subscription is current.
+  @inlinable
+  mutating func add(_ more: Subscribers.Demand) {
+    switch state {
+    case .upstream, .replacement: demand += more
+    case .awaitingUpstream, .awaitingReplacement, .terminal: break
+    }
+  }
+
+  /// A request from the downstream: counted until the end, and passed on to the current
+  /// subscription.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+    switch state {
+    case .upstream(let targets, _), .replacement(let targets):
+      demand += more
+      return .forward(targets)
+    case .awaitingUpstream, .awaitingReplacement:
+      demand += more
+      return .none
+    case .terminal:
+      return .none
+    }
+  }
+
+  /// The downstream cancelled: the stream ends.
+  @inlinable
+  mutating func cancel() -> CancelAction {
+    let ended = end()
+    switch ended {
+    case .upstream(let targets, _), .replacement(let targets): return .cancel(targets, ended: ended)
+    case .awaitingUpstream, .awaitingReplacement: return .cancel(nil, ended: ended)
+    case .terminal: return .none
+    }
+  }
+
+  @inlinable
+  mutating func takeOne() {
+    if demand != .unlimited { demand -= 1 }
+  }
+
+  /// Ends the stream, returning the completion to send and what the stream held.
+  @inlinable
+  mutating func complete() -> CompletionAction {
+    let ended = end()
+    guard let downstream = ended.downstream else { return .none }
+    return .complete(downstream, ended: ended)
+  }
+
+  /// Ends the stream: returns what it held, to be let go of after the lock.
+  @inlinable
+  mutating func end() -> State {
+    var ended = State.terminal
+    swap(&ended, &state)
+    return ended
+  }
+}
+
 /// The subscription of `catch` and `tryCatch`: forwards the upstream, and on its failure
-/// subscribes to the handler's publisher with the demand left over.
+/// subscribes to the handler's publisher with the demand left over. Its decisions are a
+/// `CatchStateMachine`'s.
 ///
 /// `handler` returns the replacement publisher, or (for `tryCatch`) the error it threw;
 /// `replacementFailure` turns the replacement's failure into the downstream's.
@@ -96,66 +356,14 @@ where Types.Downstream.Input == Types.Input {
   typealias NewPublisher = Types.NewPublisher
   @usableFromInline
   typealias Downstream = Types.Downstream
-
   @usableFromInline
-  typealias Targets = SubscribedTargets<Downstream>
-
+  typealias Handler = (Failure) -> Result<NewPublisher, Downstream.Failure>
   @usableFromInline
-  enum Phase {
-    case awaitingUpstream
-    case upstream(Targets)
-    /// The upstream failed; the replacement's subscription has not arrived yet.
-    case awaitingReplacement
-    case replacement(Targets)
-    case done
-  }
-
-  /// What `State.end` lets go of, for the caller to release after the lock.
-  @usableFromInline
-  typealias Ended = (
-    downstream: Downstream?, targets: Targets?, handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?
-  )
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase = Phase.awaitingUpstream
-    /// What the downstream asked for and has not received yet.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    @usableFromInline
-    var downstream: Downstream?
-    @usableFromInline
-    var handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?
-
-    @inlinable
-    init(downstream: Downstream, handler: @escaping (Failure) -> Result<NewPublisher, Downstream.Failure>) {
-      self.downstream = downstream
-      self.handler = handler
-    }
-
-    /// Ends the subscription and lets go of the downstream and the handler; returns the
-    /// downstream, the targets and the handler (and what it captured), to be released after the
-    /// lock.
-    @inlinable
-    mutating func end() -> Ended {
-      let targets: Targets? =
-        switch phase {
-        case .upstream(let targets), .replacement(let targets): targets
-        default: nil
-        }
-      phase = .done
-      defer {
-        downstream = nil
-        handler = nil
-      }
-      return (downstream, targets, handler)
-    }
-  }
+  typealias Machine = CatchStateMachine<Downstream, Handler>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
+  let state: Locked<Machine>
   @usableFromInline
   let replacementFailure: (NewPublisher.Failure) -> Downstream.Failure
   @usableFromInline
@@ -184,13 +392,13 @@ where Types.Downstream.Input == Types.Input {
   @inlinable
   init(
     downstream: Downstream,
-    handler: @escaping (Failure) -> Result<NewPublisher, Downstream.Failure>,
+    handler: @escaping Handler,
     replacementFailure: @escaping (NewPublisher.Failure) -> Downstream.Failure,
     description: String
   ) {
     self.description = description
     census = CensusToken(CatchSubscription.self, inheritingFrom: downstream)
-    state = Locked(State(downstream: downstream, handler: handler))
+    state = Locked(Machine(downstream: downstream, handler: handler))
     self.replacementFailure = replacementFailure
     handle = SubscriptionRequest.dispatcher()
   }
@@ -199,16 +407,7 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingUpstream = state.phase, let downstream = state.downstream else { return nil }
-      state.phase = .upstream(Targets(downstream: downstream, upstream: subscription))
-      return downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
+    perform(state.withLock { $0.receiveUpstream(subscription: subscription) }, on: subscription)
   }
 
   @inlinable
@@ -220,38 +419,23 @@ where Types.Downstream.Input == Types.Input {
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
-      let ended = state.withLock { state -> Ended in
-        guard case .upstream = state.phase else { return (nil, nil, nil) }
-        return state.end()
-      }
-      ended.downstream?.receive(completion: .finished)
+      complete(state.withLock { $0.upstreamFinished() }, with: .finished)
     case .failure(let error):
-      // The upstream's targets are taken out, so that they are released after the lock.
-      let failed = state.withLock {
-        state -> (handler: ((Failure) -> Result<NewPublisher, Downstream.Failure>)?, targets: Targets)? in
-        switch state.phase {
-        case .upstream: break
-        case .awaitingUpstream, .awaitingReplacement, .replacement:
-          preconditionFailure(
-            "\(description): the upstream failed before its subscription or after failing once; a publisher sends its subscription first and completes at most once"
-          )
-        case .done: return nil
+      switch state.withLock({ $0.upstreamFailed() }) {
+      case .none:
+        return
+      case .outOfOrder:
+        preconditionFailure(
+          "\(description): the upstream failed before its subscription or after failing once; a publisher sends its subscription first and completes at most once"
+        )
+      case .replace(let handler, _):
+        // The upstream's targets leave with the action, after the lock.
+        switch handler(error) {
+        case .success(let replacement):
+          replacement.subscribe(Replacement(parent: self))
+        case .failure(let thrown):
+          complete(state.withLock { $0.handlerThrew() }, with: .failure(thrown))
         }
-        guard case .upstream(let targets) = state.phase else { return nil }
-        state.phase = .awaitingReplacement
-        defer { state.handler = nil }
-        return (state.handler, targets)
-      }
-      guard let handler = failed?.handler else { return }
-      switch handler(error) {
-      case .success(let replacement):
-        replacement.subscribe(Replacement(parent: self))
-      case .failure(let thrown):
-        let ended = state.withLock { state -> Ended in
-          guard case .awaitingReplacement = state.phase else { return (nil, nil, nil) }
-          return state.end()
-        }
-        ended.downstream?.receive(completion: .failure(thrown))
       }
     }
   }
@@ -260,55 +444,52 @@ where Types.Downstream.Input == Types.Input {
 
   @inlinable
   func replacementSubscribed(_ subscription: any Subscription) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
-      guard case .awaitingReplacement = state.phase, let downstream = state.downstream else { return nil }
-      state.phase = .replacement(Targets(downstream: downstream, upstream: subscription))
-      return state.demand
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand != .none { subscription.request(demand) }
+    perform(state.withLock { $0.receiveReplacement(subscription: subscription) }, on: subscription)
   }
 
   @inlinable
   func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
-    let ended = state.withLock { state -> Ended in
-      guard case .replacement = state.phase else { return (nil, nil, nil) }
-      return state.end()
-    }
+    let action = state.withLock { $0.replacementCompleted() }
     switch completion {
-    case .finished: ended.downstream?.receive(completion: .finished)
-    case .failure(let error): ended.downstream?.receive(completion: .failure(replacementFailure(error)))
+    case .finished: complete(action, with: .finished)
+    case .failure(let error): complete(action, with: .failure(replacementFailure(error)))
     }
+  }
+
+  // MARK: Performing the machine's actions
+
+  @inlinable
+  func perform(_ action: Machine.SubscriptionAction, on subscription: any Subscription) {
+    switch action {
+    case .handDown(let downstream): downstream.receive(subscription: self)
+    case .request(let demand): subscription.request(demand)
+    case .none: break
+    case .cancel: subscription.cancel()
+    }
+  }
+
+  @inlinable
+  func complete(_ action: Machine.CompletionAction, with completion: Subscribers.Completion<Downstream.Failure>) {
+    // What the stream held leaves with the action, after the lock.
+    guard case .complete(let downstream, _) = action else { return }
+    downstream.receive(completion: completion)
   }
 
   @inlinable
   func deliver(_ input: Input, fromReplacement: Bool) -> Subscribers.Demand {
     guard
       let more = state.withRetained(
-        { state -> Targets? in
-          switch state.phase {
-          case .upstream(let targets) where !fromReplacement, .replacement(let targets) where fromReplacement:
-            precondition(state.demand != .none || fromReplacement, "\(description): \(Self.unwantedValue)")
-            if state.demand != .unlimited { state.demand -= 1 }
-            return targets
-          case .awaitingUpstream where !fromReplacement:
-            preconditionFailure("\(description): \(Self.unwantedValue)")
-          default:
-            return nil
+        { state -> Machine.Targets? in
+          switch fromReplacement ? state.receiveReplacementValue() : state.receiveUpstreamValue() {
+          case .deliver(let targets): return targets
+          case .ignore: return nil
+          case .unrequested: preconditionFailure("\(description): \(Self.unwantedValue)")
           }
         },
         then: { $0.downstream.receive(input) })
     else { return .none }
     if more != .none {
-      state.withLock { state in
-        switch state.phase {
-        case .upstream, .replacement: state.demand += more
-        default: break
-        }
-      }
+      state.withLock { $0.add(more) }
     }
     return more
   }
@@ -334,31 +515,19 @@ where Types.Downstream.Input == Types.Input {
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     state.withRetained(
-      { state -> Targets? in
-        switch state.phase {
-        case .upstream(let targets), .replacement(let targets):
-          state.demand += demand
-          return targets
-        case .awaitingUpstream, .awaitingReplacement:
-          state.demand += demand
-          return nil
-        case .done:
-          return nil
-        }
+      { state -> Machine.Targets? in
+        guard case .forward(let targets) = state.request(demand) else { return nil }
+        return targets
       },
       then: { $0.upstream.request(demand) })
   }
 
   @inlinable
   func handleCancel() {
-    let (downstream, current, handler) = state.withLock { state -> Ended in
-      if case .done = state.phase { return (nil, nil, nil) }
-      return state.end()
-    }
+    // What the stream held leaves with the action, after the lock: the downstream's and the
+    // handler's deinits may run arbitrary code.
+    guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }
     current?.upstream.cancel()
-    // Released outside the lock: the downstream's and the handler's deinits may run arbitrary
-    // code.
-    _ = (downstream, handler)
   }
 }
 

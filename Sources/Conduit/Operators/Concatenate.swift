@@ -65,12 +65,200 @@ enum ConcatenateTypes<Suffix: Publisher, Downstream: Subscriber>: ConcatenateLin
   typealias Failure = Suffix.Failure
 }
 
-/// The subscription the subscriber holds for the whole stream. It subscribes to the prefix, then
-/// to the suffix, through two small subscribers of their own (`PrefixSide`, `SuffixSide`), as
-/// Combine does: what the prefix sends once it has finished (a value, a second completion) is
-/// told apart from what the suffix sends, and dropped. Both sides share its `combineIdentifier`.
-/// It counts the demand not yet met so the suffix is asked for exactly what the prefix did not
+/// The decisions of a `Publishers.Concatenate` subscription, kept apart from its calls out
+/// (DESIGN.md §3): each event updates the state under the subscription's lock and says what the
+/// subscription does once the lock is released.
+///
+/// Events come from the prefix or from the suffix, marked by `Side`, and only the current
+/// publisher's count: what the prefix sends once it has finished (a value, a second completion)
+/// is dropped. `demand` counts what the downstream asked for and has not received, in every
+/// state before the end, so that the suffix is asked for exactly what the prefix did not
 /// deliver.
+@usableFromInline
+struct ConcatenateStateMachine<Downstream, Suffix> {
+  /// Which of the two publishers an event comes from.
+  @usableFromInline
+  enum Side {
+    case prefix
+    case suffix
+  }
+
+  @usableFromInline
+  enum State {
+    /// The prefix is being subscribed to; its subscription has not arrived.
+    case awaitingPrefix(Downstream, Suffix)
+    /// The prefix's values go to the downstream; the suffix waits for the prefix to finish.
+    case prefix(Downstream, Suffix, upstream: any Subscription)
+    /// The prefix finished and the suffix is being subscribed to; its subscription has not
+    /// arrived.
+    case awaitingSuffix(Downstream)
+    /// The suffix's values go to the downstream.
+    case suffix(Downstream, upstream: any Subscription)
+    /// The downstream has its completion, or cancelled: nothing is held.
+    case terminal
+  }
+
+  /// What to do with a subscription from either side.
+  @usableFromInline
+  enum SubscriptionAction {
+    /// The prefix's subscription: the downstream gets its own now, and asks through it.
+    case handDown(Downstream)
+    /// The suffix's subscription: ask it for the demand the prefix did not meet.
+    case request(Subscribers.Demand)
+    /// The suffix's subscription, with no demand to ask it for.
+    case none
+    /// Not wanted (a second one, or one after the end): cancel it.
+    case cancel
+  }
+
+  /// What to do with a value from either side.
+  @usableFromInline
+  enum ValueAction {
+    /// Hand the value to the downstream.
+    case deliver(Downstream)
+    /// From the prefix once it has finished, beyond the demand (from an upstream that breaks the
+    /// contract), or after the end: drop it, as Combine does.
+    case ignore
+  }
+
+  /// What to do once a side has completed.
+  @usableFromInline
+  enum CompletionAction {
+    /// Not the current side's, or after the end: nothing.
+    case none
+    /// The prefix finished: subscribe to the suffix. `finished` is the prefix's subscription, let
+    /// go of after the lock.
+    case subscribe(Suffix, finished: any Subscription)
+    /// Send the completion to the downstream; `ended` is what the stream held, let go of after
+    /// the lock.
+    case complete(Downstream, ended: State)
+  }
+
+  /// What to do with the downstream's request, once counted.
+  @usableFromInline
+  enum RequestAction {
+    /// Pass it on to this subscription, the current side's.
+    case forward(any Subscription)
+    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
+    /// of the suffix when it arrives).
+    case none
+  }
+
+  /// What to do with the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Already ended: nothing.
+    case none
+    /// Cancel the current side's subscription, if it has arrived, then let go of what the stream
+    /// held, after the lock.
+    case cancel((any Subscription)?, ended: State)
+  }
+
+  @usableFromInline
+  var state: State
+  /// What the downstream asked for and has not received yet.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+
+  @inlinable
+  init(downstream: Downstream, suffix: Suffix) {
+    state = .awaitingPrefix(downstream, suffix)
+  }
+
+  /// A subscription from `side`.
+  @inlinable
+  mutating func receive(subscription: any Subscription, from side: Side) -> SubscriptionAction {
+    switch state {
+    case .awaitingPrefix(let downstream, let suffix) where side == .prefix:
+      state = .prefix(downstream, suffix, upstream: subscription)
+      return .handDown(downstream)
+    case .awaitingSuffix(let downstream) where side == .suffix:
+      state = .suffix(downstream, upstream: subscription)
+      return demand > 0 ? .request(demand) : .none
+    default:
+      return .cancel
+    }
+  }
+
+  /// A value from `side`, counted against the demand.
+  @inlinable
+  mutating func receiveValue(from side: Side) -> ValueAction {
+    let downstream: Downstream
+    switch state {
+    case .prefix(let current, _, _) where side == .prefix, .suffix(let current, _) where side == .suffix:
+      downstream = current
+    default:
+      return .ignore
+    }
+    guard demand > 0 else { return .ignore }
+    if demand != .unlimited { demand -= 1 }
+    return .deliver(downstream)
+  }
+
+  /// The demand the downstream returned for a value, counted until the end.
+  @inlinable
+  mutating func add(_ more: Subscribers.Demand) {
+    if case .terminal = state { return }
+    demand += more
+  }
+
+  /// `side` completed: the prefix's finish leads to the suffix; the prefix's failure, or the
+  /// suffix's completion, ends the stream.
+  @inlinable
+  mutating func receiveCompletion(from side: Side, finished: Bool) -> CompletionAction {
+    switch state {
+    case .prefix(let downstream, let suffix, let upstream) where side == .prefix:
+      guard finished else { return .complete(downstream, ended: end()) }
+      state = .awaitingSuffix(downstream)
+      return .subscribe(suffix, finished: upstream)
+    case .suffix(let downstream, _) where side == .suffix:
+      return .complete(downstream, ended: end())
+    default:
+      return .none
+    }
+  }
+
+  /// A request from the downstream. As in Combine, any demand, `.none` too, is passed on to the
+  /// publisher subscribed to.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+    switch state {
+    case .prefix(_, _, let upstream), .suffix(_, let upstream):
+      demand += more
+      return .forward(upstream)
+    case .awaitingPrefix, .awaitingSuffix:
+      demand += more
+      return .none
+    case .terminal:
+      return .none
+    }
+  }
+
+  /// The downstream cancelled: the stream ends.
+  @inlinable
+  mutating func cancel() -> CancelAction {
+    let ended = end()
+    switch ended {
+    case .prefix(_, _, let upstream), .suffix(_, let upstream): return .cancel(upstream, ended: ended)
+    case .awaitingPrefix, .awaitingSuffix: return .cancel(nil, ended: ended)
+    case .terminal: return .none
+    }
+  }
+
+  /// Ends the stream: returns what it held, to be let go of after the lock.
+  @inlinable
+  mutating func end() -> State {
+    var ended = State.terminal
+    swap(&ended, &state)
+    return ended
+  }
+}
+
+/// The subscription the subscriber holds for the whole stream; its decisions are a
+/// `ConcatenateStateMachine`'s. It subscribes to the prefix, then to the suffix, through two small
+/// subscribers of their own (`PrefixSide`, `SuffixSide`), as Combine does, so that what the
+/// prefix sends once it has finished is told apart from what the suffix sends. Both sides share
+/// its `combineIdentifier`.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -87,59 +275,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   typealias Suffix = Types.Suffix
   @usableFromInline
   typealias Downstream = Types.Downstream
-
   @usableFromInline
-  enum Phase {
-    case awaitingPrefix
-    case prefix
-    case awaitingSuffix
-    case suffix
-    case terminal
-  }
-
-  /// Which of the two publishers a call comes from.
-  @usableFromInline
-  enum Side {
-    case prefix
-    case suffix
-
-    /// The phase in which this side's values and completion are taken.
-    @inlinable
-    var activePhase: Phase { self == .prefix ? .prefix : .suffix }
-  }
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase: Phase
-    // Released when the stream ends.
-    @usableFromInline
-    var downstream: Downstream?
-    // Released once subscribed to, or when the stream ends.
-    @usableFromInline
-    var suffix: Suffix?
-    // The subscription to the prefix, then to the suffix.
-    @usableFromInline
-    var upstream: (any Subscription)?
-    // Requested by the subscriber and not yet delivered.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-
-    @inlinable
-    init(phase: Phase, downstream: Downstream?, suffix: Suffix?) {
-      self.phase = phase
-      self.downstream = downstream
-      self.suffix = suffix
-    }
-
-    /// A stream that has completed or been cancelled: nothing held.
-    @inlinable
-    static var ended: State { State(phase: .terminal, downstream: nil, suffix: nil) }
-  }
+  typealias Machine = ConcatenateStateMachine<Downstream, Suffix>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
+  let state: Locked<Machine>
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -158,7 +299,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   init(downstream: Downstream, suffix: Suffix) {
     census = CensusToken(ConcatenateInner.self, inheritingFrom: downstream)
-    state = Locked(State(phase: .awaitingPrefix, downstream: downstream, suffix: suffix))
+    state = Locked(Machine(downstream: downstream, suffix: suffix))
     handle = SubscriptionRequest.dispatcher()
   }
 
@@ -166,78 +307,34 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   var prefixSide: PrefixSide { PrefixSide(inner: self) }
 
-  /// What `receive(subscription:)` does once it has recorded the subscription.
-  @usableFromInline
-  enum Start {
-    /// The prefix's subscription: the subscriber gets its own now, and asks through it.
-    case subscribe(Downstream)
-    /// The suffix's subscription: it is asked for the demand not yet met.
-    case request(Subscribers.Demand)
-    /// A subscription not wanted (a second one, or one after the end): cancelled.
-    case reject
-  }
-
   @inlinable
-  func receive(subscription: any Subscription, from side: Side) {
-    let start = state.withLock { state -> Start in
-      switch (state.phase, side) {
-      case (.awaitingPrefix, .prefix):
-        guard let downstream = state.downstream else { return .reject }
-        state.phase = .prefix
-        state.upstream = subscription
-        return .subscribe(downstream)
-      case (.awaitingSuffix, .suffix):
-        state.phase = .suffix
-        state.upstream = subscription
-        return .request(state.demand)
-      default:
-        return .reject
-      }
-    }
-    switch start {
-    case .subscribe(let downstream): downstream.receive(subscription: self)
-    case .request(let demand): if demand > 0 { subscription.request(demand) }
-    case .reject: subscription.cancel()
+  func receive(subscription: any Subscription, from side: Machine.Side) {
+    switch state.withLock({ $0.receive(subscription: subscription, from: side) }) {
+    case .handDown(let downstream): downstream.receive(subscription: self)
+    case .request(let demand): subscription.request(demand)
+    case .none: break
+    case .cancel: subscription.cancel()
     }
   }
 
   @inlinable
-  func receive(_ input: Input, from side: Side) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      // A value beyond the demand (from an upstream that breaks the contract) is dropped, as
-      // Combine does; so is one from the prefix once it has finished.
-      guard state.phase == side.activePhase, state.demand > 0 else { return nil }
-      if state.demand != .unlimited { state.demand -= 1 }
-      return state.downstream
-    }
-    guard let downstream else { return .none }
+  func receive(_ input: Input, from side: Machine.Side) -> Subscribers.Demand {
+    guard case .deliver(let downstream) = state.withLock({ $0.receiveValue(from: side) }) else { return .none }
     let more = downstream.receive(input)
     if more > 0 {
-      state.withLock { state in
-        if state.phase != .terminal { state.demand += more }
-      }
+      state.withLock { $0.add(more) }
     }
     return more
   }
 
   @inlinable
-  func receive(completion: Subscribers.Completion<Failure>, from side: Side) {
-    // Either the suffix to subscribe to next, or the subscriber to complete.
-    let (suffix, downstream) = state.withLock { state -> (Suffix?, Downstream?) in
-      guard state.phase == side.activePhase else { return (nil, nil) }
-      state.upstream = nil
-      if side == .prefix, case .finished = completion, let suffix = state.suffix {
-        state.phase = .awaitingSuffix
-        state.suffix = nil
-        return (suffix, nil)
-      }
-      defer { state = State.ended }
-      return (nil, state.downstream)
-    }
-    if let suffix {
-      suffix.subscribe(SuffixSide(inner: self))
-    } else if let downstream {
-      downstream.receive(completion: completion)
+  func receive(completion: Subscribers.Completion<Failure>, from side: Machine.Side) {
+    let finished = if case .finished = completion { true } else { false }
+    // What the machine lets go of leaves with the action, after the lock.
+    switch state.withLock({ $0.receiveCompletion(from: side, finished: finished) }) {
+    case .none: break
+    case .subscribe(let suffix, _): suffix.subscribe(SuffixSide(inner: self))
+    case .complete(let downstream, _): downstream.receive(completion: completion)
     }
   }
 
@@ -253,21 +350,16 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
-    // As in Combine, any demand, `.none` too, is passed on to the publisher subscribed to.
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard state.phase != .terminal else { return nil }
-      state.demand += demand
-      return state.upstream
-    }
-    upstream?.request(demand)
+    guard case .forward(let upstream) = state.withLock({ $0.request(demand) }) else { return }
+    upstream.request(demand)
   }
 
   @inlinable
   func handleCancel() {
-    // The subscriber and the suffix leave after the lock: the subscriber's deinit may cancel
-    // this subscription.
-    let ended = state.exchange(State.ended)
-    ended.upstream?.cancel()
+    // The subscriber and the suffix leave with the action, after the lock: the subscriber's
+    // deinit may cancel this subscription.
+    guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }
+    current?.cancel()
   }
 }
 

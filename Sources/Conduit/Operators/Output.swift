@@ -54,10 +54,11 @@ extension Publishers.Output {
 
 /// The step of `output(in:)`, as Combine's subscription does it: it counts upstream's elements
 /// and passes on those in the range; at the first element after the range it cancels upstream
-/// and finishes. As in Combine, an element before upstream's subscription is counted like any
-/// other (but the range's end does not end the stream until the subscription has come), and a
-/// completion, request or cancel before it is ignored. Not nested in the publisher, so that its
-/// type does not contain the upstream's (see `FallibleInner`).
+/// and finishes. Its state says where the stream stands against the range, and each element's
+/// step says what to do with it. As in Combine, an element before upstream's subscription is
+/// counted like any other (but the range's end does not end the stream until the subscription
+/// has come), and a completion, request or cancel before it is ignored. Not nested in the
+/// publisher, so that its type does not contain the upstream's (see `FallibleInner`).
 @usableFromInline
 struct OutputStep<Value, Failure: Error>: FallibleStep {
   @usableFromInline
@@ -67,16 +68,25 @@ struct OutputStep<Value, Failure: Error>: FallibleStep {
   @usableFromInline
   typealias UpstreamFailure = Failure
 
-  // Elements still to drop before the range, then elements still to pass on.
+  /// Where the stream stands against the range.
   @usableFromInline
-  var remainingUntilStart: Int
+  enum Position: Equatable {
+    /// Before the range: `untilStart` more elements (at least one) are dropped, then `count` are
+    /// passed on.
+    case before(untilStart: Int, count: Int)
+    /// In the range: `remaining` more elements are passed on; the element after them ends the
+    /// stream.
+    case within(remaining: Int)
+  }
+
   @usableFromInline
-  var remainingCount: Int
+  var position: Position
 
   @inlinable
   init(range: CountableRange<Int>) {
-    remainingUntilStart = range.lowerBound
-    remainingCount = range.count
+    position =
+      range.lowerBound > 0
+      ? .before(untilStart: range.lowerBound, count: range.count) : .within(remaining: range.count)
   }
 
   @usableFromInline
@@ -90,13 +100,15 @@ struct OutputStep<Value, Failure: Error>: FallibleStep {
 
   @inlinable
   mutating func step(_ input: Value) throws(Failure) -> FallibleStepResult<Value> {
-    if remainingUntilStart > 0 {
-      remainingUntilStart -= 1
+    switch position {
+    case .before(let untilStart, let count):
+      position = untilStart > 1 ? .before(untilStart: untilStart - 1, count: count) : .within(remaining: count)
       return .drop
+    case .within(let remaining):
+      guard remaining > 0 else { return .finish }
+      position = .within(remaining: remaining - 1)
+      return .emit(input)
     }
-    guard remainingCount > 0 else { return .finish }
-    remainingCount -= 1
-    return .emit(input)
   }
 
   @inlinable

@@ -67,12 +67,290 @@ enum RetryTypes<Upstream: Publisher, Downstream: Subscriber>: RetryLink {
   typealias Failure = Upstream.Failure
 }
 
-/// Subscribes to the upstream, and again after each failure while retries remain.
+/// The decisions of a `retry` subscription, kept apart from its calls out (DESIGN.md §3): each
+/// event updates the state under the subscription's lock and says what the subscription does
+/// once the lock is released.
+///
+/// Each failure, while retries remain, subscribes to the upstream again. `demand` counts what the
+/// downstream asked for and has not received, in every state before the end, so that each new
+/// subscription is asked for exactly what the failed one left. `retriesLeft` is `nil` when
+/// retries never run out.
+///
+/// A subscription to the upstream may fail before `subscribe` returns, and the failure asks for
+/// the next subscription; `loop` lets the call that is already subscribing make it, so that many
+/// retries do not grow the stack.
+@usableFromInline
+struct RetryStateMachine<Upstream, Downstream: Subscriber> {
+  @usableFromInline
+  typealias Targets = SubscribedTargets<Downstream>
+
+  @usableFromInline
+  enum State {
+    /// The upstream is being subscribed to for the first time; its subscription has not arrived,
+    /// and the downstream has not got its own.
+    case awaitingFirstSubscription(Upstream, Downstream)
+    /// A subscription to the upstream is current: its values go to the downstream.
+    case subscribed(Upstream, Targets)
+    /// The upstream failed and is being subscribed to again; the new subscription has not
+    /// arrived. `downstreamSubscribed` is `false` when the failure came before any subscription:
+    /// the downstream then gets its subscription with the first that arrives.
+    case resubscribing(Upstream, Downstream, downstreamSubscribed: Bool)
+    /// The downstream has its completion, or cancelled: nothing is held.
+    case terminal
+  }
+
+  /// Whether a call is running the subscription loop (`subscribe`, then `nextSubscription` until
+  /// it says to leave).
+  @usableFromInline
+  enum Loop {
+    /// No call is subscribing to the upstream: a failure subscribes again itself.
+    case idle
+    /// A call is subscribing to the upstream; a failure that comes meanwhile leaves the next
+    /// subscription to it.
+    case running
+    /// As `running`, and a failure has asked for the next subscription.
+    case resubscriptionPending
+  }
+
+  /// What the call running the subscription loop does next.
+  @usableFromInline
+  enum LoopAction {
+    /// Subscribe to the upstream, then ask again.
+    case subscribe(Upstream)
+    /// Nothing asked for another subscription: leave the loop.
+    case leave
+  }
+
+  /// What to do with a subscription from the upstream.
+  @usableFromInline
+  enum SubscriptionAction {
+    /// The first subscription to arrive: hand the retry's subscription to the downstream.
+    case handDown(Downstream)
+    /// A later one: ask it for the demand the failed one left.
+    case request(Subscribers.Demand)
+    /// A later one, with no demand left to ask it for.
+    case none
+    /// Not wanted (one while another is current, or one after the end): cancel it.
+    case cancel
+  }
+
+  /// What to do with a value from the upstream.
+  @usableFromInline
+  enum ValueAction {
+    /// Hand the value to the downstream of the current subscription's targets.
+    case deliver(Targets)
+    /// No subscription is current (the upstream is being subscribed to again): hand the value to
+    /// the downstream, as Combine does.
+    case deliverBetweenSubscriptions(Downstream)
+    /// After the end: drop it.
+    case ignore
+    /// A value beyond the demand: a broken contract, which stops the process as in Combine.
+    case unrequested
+  }
+
+  /// What to do once the upstream has completed.
+  @usableFromInline
+  enum CompletionAction {
+    /// Not the stream's completion (one that comes while subscribing again, or after the end):
+    /// nothing.
+    case none
+    /// Send the completion to the downstream; `ended` is what the stream held, let go of after
+    /// the lock.
+    case complete(Downstream, ended: State)
+    /// Subscribe to the upstream again, then run the subscription loop. `failed` is the failed
+    /// subscription's targets, let go of after the lock.
+    case resubscribe(Upstream, failed: Targets?)
+    /// The call running the subscription loop subscribes again. `failed` is the failed
+    /// subscription's targets, let go of after the lock.
+    case leaveToLoop(failed: Targets?)
+  }
+
+  /// What to do with demand the downstream asked for, once counted.
+  @usableFromInline
+  enum RequestAction {
+    /// Ask the upstream subscription of these targets for it.
+    case forward(Targets)
+    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
+    /// of the next subscription).
+    case none
+  }
+
+  /// What to do with the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Already ended: nothing.
+    case none
+    /// Cancel the upstream subscription of these targets, if a subscription is current, then let
+    /// go of what the stream held, after the lock.
+    case cancel(Targets?, ended: State)
+  }
+
+  @usableFromInline
+  var state: State
+  @usableFromInline
+  var loop = Loop.idle
+  /// What the downstream asked for and has not received yet.
+  @usableFromInline
+  var demand = Subscribers.Demand.none
+  /// Retries left; `nil` when they never run out.
+  @usableFromInline
+  var retriesLeft: Int?
+
+  @inlinable
+  init(upstream: Upstream, retries: Int?, downstream: Downstream) {
+    state = .awaitingFirstSubscription(upstream, downstream)
+    // A negative count never runs out, as in Combine.
+    retriesLeft = retries.flatMap { $0 < 0 ? nil : $0 }
+  }
+
+  // MARK: Subscribing
+
+  /// The subscription starts: this call runs the subscription loop.
+  @inlinable
+  mutating func start() -> LoopAction {
+    subscribeAgain()
+  }
+
+  /// Asked by the call running the subscription loop after each subscription.
+  @inlinable
+  mutating func nextSubscription() -> LoopAction {
+    guard case .resubscriptionPending = loop, case .resubscribing = state else {
+      loop = .idle
+      return .leave
+    }
+    return subscribeAgain()
+  }
+
+  /// The caller runs the subscription loop, and subscribes to the upstream unless the stream has
+  /// ended.
+  @inlinable
+  mutating func subscribeAgain() -> LoopAction {
+    switch state {
+    case .awaitingFirstSubscription(let upstream, _), .subscribed(let upstream, _), .resubscribing(let upstream, _, _):
+      loop = .running
+      return .subscribe(upstream)
+    case .terminal:
+      loop = .idle
+      return .leave
+    }
+  }
+
+  // MARK: Upstream
+
+  /// A subscription from the upstream.
+  @inlinable
+  mutating func receive(subscription: any Subscription) -> SubscriptionAction {
+    switch state {
+    case .awaitingFirstSubscription(let upstream, let downstream):
+      state = .subscribed(upstream, Targets(downstream: downstream, upstream: subscription))
+      return .handDown(downstream)
+    case .resubscribing(let upstream, let downstream, let downstreamSubscribed):
+      state = .subscribed(upstream, Targets(downstream: downstream, upstream: subscription))
+      guard downstreamSubscribed else { return .handDown(downstream) }
+      return demand == .none ? .none : .request(demand)
+    case .subscribed, .terminal:
+      return .cancel
+    }
+  }
+
+  /// A value from the upstream, counted against the demand.
+  @inlinable
+  mutating func receiveValue() -> ValueAction {
+    switch state {
+    case .subscribed(_, let targets):
+      guard takeOne() else { return .unrequested }
+      return .deliver(targets)
+    case .awaitingFirstSubscription(_, let downstream), .resubscribing(_, let downstream, _):
+      guard takeOne() else { return .unrequested }
+      return .deliverBetweenSubscriptions(downstream)
+    case .terminal:
+      return .ignore
+    }
+  }
+
+  /// The upstream completed: a failure, while retries remain, subscribes again; anything else
+  /// ends the stream. As in Combine, a completion before the first subscription counts as any
+  /// other.
+  @inlinable
+  mutating func receiveCompletion(failed: Bool) -> CompletionAction {
+    let failedTargets: Targets?
+    let upstream: Upstream
+    let downstream: Downstream
+    let downstreamSubscribed: Bool
+    switch state {
+    case .subscribed(let current, let targets):
+      (upstream, downstream, failedTargets, downstreamSubscribed) = (current, targets.downstream, targets, true)
+    case .awaitingFirstSubscription(let current, let waiting):
+      (upstream, downstream, failedTargets, downstreamSubscribed) = (current, waiting, nil, false)
+    case .resubscribing, .terminal:
+      return .none
+    }
+    guard failed, retriesLeft.map({ $0 > 0 }) ?? true else {
+      return .complete(downstream, ended: end())
+    }
+    retriesLeft = retriesLeft.map { $0 - 1 }
+    state = .resubscribing(upstream, downstream, downstreamSubscribed: downstreamSubscribed)
+    switch loop {
+    case .running, .resubscriptionPending:
+      loop = .resubscriptionPending
+      return .leaveToLoop(failed: failedTargets)
+    case .idle:
+      loop = .running
+      return .resubscribe(upstream, failed: failedTargets)
+    }
+  }
+
+  // MARK: Downstream
+
+  /// Demand the downstream asked for, by a request or by what it returned for a value: counted
+  /// until the end, and asked of the current subscription.
+  @inlinable
+  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+    switch state {
+    case .subscribed(_, let targets):
+      demand += more
+      return .forward(targets)
+    case .awaitingFirstSubscription, .resubscribing:
+      demand += more
+      return .none
+    case .terminal:
+      return .none
+    }
+  }
+
+  /// The downstream cancelled: the stream ends.
+  @inlinable
+  mutating func cancel() -> CancelAction {
+    let ended = end()
+    switch ended {
+    case .subscribed(_, let targets): return .cancel(targets, ended: ended)
+    case .awaitingFirstSubscription, .resubscribing: return .cancel(nil, ended: ended)
+    case .terminal: return .none
+    }
+  }
+
+  /// Counts one value against the demand; `false` if there was no demand for it.
+  @inlinable
+  mutating func takeOne() -> Bool {
+    guard demand != .none else { return false }
+    if demand != .unlimited { demand -= 1 }
+    return true
+  }
+
+  /// Ends the stream: returns what it held, to be let go of after the lock.
+  @inlinable
+  mutating func end() -> State {
+    var ended = State.terminal
+    swap(&ended, &state)
+    return ended
+  }
+}
+
+/// Subscribes to the upstream, and again after each failure while retries remain; its decisions
+/// are a `RetryStateMachine`'s.
 ///
 /// The same object subscribes every time, and hands itself to the downstream once, when the
-/// first subscription arrives. A resubscription made while another is running on the stack (an
-/// upstream that fails at once when subscribed) is left to the running one, so that many retries
-/// do not grow the stack.
+/// first subscription arrives.
 ///
 /// As in Combine, a value that comes between two subscriptions is delivered, a completion that
 /// comes before the first is handled as any other, and a value beyond the demand stops the
@@ -93,80 +371,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   typealias Downstream = Types.Downstream
   @usableFromInline
   typealias Upstream = Types.Upstream
-
   @usableFromInline
-  typealias Targets = SubscribedTargets<Downstream>
-
-  @usableFromInline
-  enum Phase {
-    case awaitingFirstSubscription
-    case subscribed(Targets)
-    /// The upstream failed and is being subscribed to again.
-    case resubscribing
-    case done
-  }
-
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var phase = Phase.awaitingFirstSubscription
-    /// What the downstream asked for and has not received yet.
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    /// Retries left; `nil` for unlimited.
-    @usableFromInline
-    var retriesLeft: Int?
-    /// Whether the downstream has been handed this subscription.
-    @usableFromInline
-    var downstreamSubscribed = false
-    @usableFromInline
-    var upstream: Upstream?
-    @usableFromInline
-    var downstream: Downstream?
-    /// Whether some thread is running the subscription loop.
-    @usableFromInline
-    var subscribing = false
-    /// Whether a failure asked for another subscription while the loop was running.
-    @usableFromInline
-    var resubscriptionPending = false
-
-    @inlinable
-    init(upstream: Upstream, retries: Int?, downstream: Downstream) {
-      self.upstream = upstream
-      // A negative count never runs out, as in Combine.
-      self.retriesLeft = retries.flatMap { $0 < 0 ? nil : $0 }
-      self.downstream = downstream
-    }
-
-    /// Ends the subscription and lets go of the upstream and the downstream; returns the
-    /// downstream and the targets, to be released after the lock.
-    @inlinable
-    mutating func end() -> (downstream: Downstream?, targets: Targets?) {
-      let targets: Targets? = if case .subscribed(let targets) = phase { targets } else { nil }
-      phase = .done
-      upstream = nil
-      defer { downstream = nil }
-      return (downstream, targets)
-    }
-  }
-
-  @usableFromInline
-  enum Arrival {
-    case first(Downstream)
-    case again(Subscribers.Demand)
-    case refused
-  }
-
-  @usableFromInline
-  enum Outcome {
-    case complete(Downstream?, ended: Targets?)
-    case resubscribe(Upstream?)
-    case ignore
-  }
+  typealias Machine = RetryStateMachine<Upstream, Downstream>
 
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
+  let state: Locked<Machine>
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
@@ -185,36 +395,22 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     census = CensusToken(RetryInner.self, inheritingFrom: downstream)
-    state = Locked(State(upstream: upstream, retries: retries, downstream: downstream))
+    state = Locked(Machine(upstream: upstream, retries: retries, downstream: downstream))
     handle = SubscriptionRequest.dispatcher()
   }
 
   @inlinable
   func start() {
-    let upstream = state.withLock { state -> Upstream? in
-      state.subscribing = true
-      return state.upstream
-    }
-    upstream?.subscribe(self)
-    subscribeWhilePending()
+    run(state.withLock { $0.start() })
   }
 
-  /// Called by the thread running the subscription loop after each subscription: subscribes
-  /// again if a failure asked for it meanwhile, otherwise leaves the loop.
+  /// Runs the subscription loop: subscribes while the machine asks for another subscription.
   @inlinable
-  func subscribeWhilePending() {
-    while true {
-      let upstream = state.withLock { state -> Upstream? in
-        guard state.resubscriptionPending, case .resubscribing = state.phase else {
-          state.resubscriptionPending = false
-          state.subscribing = false
-          return nil
-        }
-        state.resubscriptionPending = false
-        return state.upstream
-      }
-      guard let upstream else { return }
+  func run(_ first: Machine.LoopAction) {
+    var next = first
+    while case .subscribe(let upstream) = next {
       upstream.subscribe(self)
+      next = state.withLock { $0.nextSubscription() }
     }
   }
 
@@ -222,125 +418,46 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   func receive(subscription: any Subscription) {
-    let arrival = state.withLock { state -> Arrival in
-      switch state.phase {
-      case .awaitingFirstSubscription, .resubscribing:
-        // The downstream goes only with the phase, to `.done`.
-        guard let downstream = state.downstream else { return .refused }
-        state.phase = .subscribed(Targets(downstream: downstream, upstream: subscription))
-        // The downstream gets its subscription with the first that arrives, which may follow a
-        // failure that came before any.
-        guard state.downstreamSubscribed else {
-          state.downstreamSubscribed = true
-          return .first(downstream)
-        }
-        return .again(state.demand)
-      case .subscribed, .done:
-        return .refused
-      }
-    }
-    switch arrival {
-    case .first(let downstream):
-      downstream.receive(subscription: self)
-    case .again(let demand):
-      if demand != .none { subscription.request(demand) }
-    case .refused:
-      subscription.cancel()
+    switch state.withLock({ $0.receive(subscription: subscription) }) {
+    case .handDown(let downstream): downstream.receive(subscription: self)
+    case .request(let demand): subscription.request(demand)
+    case .none: break
+    case .cancel: subscription.cancel()
     }
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard
-      let more = state.withRetained(
-        { state -> Targets? in
-          guard case .subscribed(let targets) = state.phase else { return nil }
-          Self.take(one: &state.demand)
-          return targets
-        },
-        then: { $0.downstream.receive(input) }) ?? receiveBetweenSubscriptions(input)
-    else { return .none }
+    let more: Subscribers.Demand
+    switch state.withLock({ $0.receiveValue() }) {
+    case .deliver(let targets):
+      more = targets.downstream.receive(input)
+    case .deliverBetweenSubscriptions(let downstream):
+      more = downstream.receive(input)
+    case .ignore:
+      return .none
+    case .unrequested:
+      preconditionFailure(
+        "retry: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
+      )
+    }
     guard more != .none else { return .none }
     // Asked for rather than returned, as Combine does, of the subscription current now; between
     // subscriptions, of the next one.
-    state.withRetained(
-      { state -> Targets? in
-        switch state.phase {
-        case .subscribed(let targets):
-          state.demand += more
-          return targets
-        case .awaitingFirstSubscription, .resubscribing:
-          state.demand += more
-          return nil
-        case .done:
-          return nil
-        }
-      },
-      then: { $0.upstream.request(more) })
+    ask(more)
     return .none
-  }
-
-  /// A value that comes while no subscription is current (from an upstream being subscribed to
-  /// again) is delivered, as in Combine; the demand it returns is asked of the next
-  /// subscription. One after the end is dropped.
-  @inlinable @inline(never)
-  func receiveBetweenSubscriptions(_ input: Input) -> Subscribers.Demand? {
-    let downstream = state.withLock { state -> Downstream? in
-      switch state.phase {
-      case .awaitingFirstSubscription, .resubscribing:
-        Self.take(one: &state.demand)
-        return state.downstream
-      case .subscribed, .done:
-        return nil
-      }
-    }
-    return downstream?.receive(input)
-  }
-
-  /// Counts one value against the demand; a value beyond it is a broken contract, and stops the
-  /// process as in Combine.
-  @inlinable @inline(__always)
-  static func take(one demand: inout Subscribers.Demand) {
-    precondition(
-      demand != .none,
-      "retry: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
-    )
-    if demand != .unlimited { demand -= 1 }
   }
 
   @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
-    // The targets of the failed subscription are taken out with the outcome, so that they are
-    // released after the lock.
-    let (outcome, ended) = state.withLock { state -> (Outcome, Targets?) in
-      let targets: Targets?
-      switch state.phase {
-      case .subscribed(let subscribed): targets = subscribed
-      // As in Combine, a completion before the first subscription is handled as any other.
-      case .awaitingFirstSubscription: targets = nil
-      case .resubscribing, .done: return (.ignore, nil)
-      }
-      guard case .failure = completion, state.retriesLeft.map({ $0 > 0 }) ?? true else {
-        let (downstream, targets) = state.end()
-        return (.complete(downstream, ended: targets), nil)
-      }
-      state.retriesLeft = state.retriesLeft.map { $0 - 1 }
-      state.phase = .resubscribing
-      if state.subscribing {
-        state.resubscriptionPending = true
-        return (.ignore, targets)
-      }
-      state.subscribing = true
-      return (.resubscribe(state.upstream), targets)
-    }
-    _ = consume ended
-    switch outcome {
+    let failed = if case .failure = completion { true } else { false }
+    // The failed subscription's targets leave with the action, after the lock.
+    switch state.withLock({ $0.receiveCompletion(failed: failed) }) {
     case .complete(let downstream, _):
-      downstream?.receive(completion: completion)
-    case .resubscribe(let upstream):
-      upstream?.subscribe(self)
-      subscribeWhilePending()
-    case .ignore:
+      downstream.receive(completion: completion)
+    case .resubscribe(let upstream, _):
+      run(.subscribe(upstream))
+    case .none, .leaveToLoop:
       break
     }
   }
@@ -360,31 +477,26 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
+    ask(demand)
+  }
+
+  /// Counts demand the downstream asked for, and asks the current subscription for it.
+  @inlinable
+  func ask(_ demand: Subscribers.Demand) {
     state.withRetained(
-      { state -> Targets? in
-        switch state.phase {
-        case .subscribed(let targets):
-          state.demand += demand
-          return targets
-        case .awaitingFirstSubscription, .resubscribing:
-          state.demand += demand
-          return nil
-        case .done:
-          return nil
-        }
+      { state -> Machine.Targets? in
+        guard case .forward(let targets) = state.request(demand) else { return nil }
+        return targets
       },
       then: { $0.upstream.request(demand) })
   }
 
   @inlinable
   func handleCancel() {
-    let (downstream, current) = state.withLock { state -> (Downstream?, Targets?) in
-      if case .done = state.phase { return (nil, nil) }
-      return state.end()
-    }
+    // What the stream held leaves with the action, after the lock: the downstream's deinit may
+    // run arbitrary code.
+    guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }
     current?.upstream.cancel()
-    // Released outside the lock: the downstream's deinit may run arbitrary code.
-    _ = downstream
   }
 }
 

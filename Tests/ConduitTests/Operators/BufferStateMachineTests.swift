@@ -10,7 +10,10 @@ struct BufferStateMachineTests {
 
   private func subscribed(size: Int, whenFull: Publishers.BufferingStrategy<BufferTestError>) -> Machine {
     var machine = Machine(size: size, prefetch: .byRequest, whenFull: whenFull)
-    #expect(machine.receive(subscription: SpySubscription()) == .unlimited)
+    guard case .accept(initial: .unlimited) = machine.receive(subscription: SpySubscription()) else {
+      Issue.record("with `.byRequest`, the upstream is asked for everything")
+      return machine
+    }
     // The subscribing call owns the downstream until it has drained.
     guard case .idle = machine.nextStep(adding: .none) else {
       Issue.record("a fresh buffer has nothing to deliver")
@@ -21,7 +24,10 @@ struct BufferStateMachineTests {
 
   @Test func aSecondSubscriptionIsRefused() {
     var machine = subscribed(size: 1, whenFull: .dropNewest)
-    #expect(machine.receive(subscription: SpySubscription()) == nil)
+    guard case .cancel = machine.receive(subscription: SpySubscription()) else {
+      Issue.record("a second subscription is cancelled")
+      return
+    }
   }
 
   @Test func anElementWithDemandAndAnEmptyBufferGoesStraightThrough() {
@@ -101,7 +107,10 @@ struct BufferStateMachineTests {
       Issue.record("elements are ignored while the error is made")
       return
     }
-    #expect(machine.overflowed(with: makeError()) != nil)
+    guard case .cancelUpstream = machine.overflowed(with: makeError()) else {
+      Issue.record("the upstream is cancelled once the error is made")
+      return
+    }
     guard case .absorbed = machine.receive(4) else {
       Issue.record("elements are ignored once the failure waits")
       return
@@ -121,11 +130,45 @@ struct BufferStateMachineTests {
 
   @Test func aCancelBeforeTheSubscriptionIsIgnored() {
     var machine = Machine(size: 1, prefetch: .keepFull, whenFull: .dropNewest)
-    #expect(machine.cancel() == nil)
-    #expect(machine.receive(subscription: SpySubscription()) == .max(1))
-    let cancelled = machine.cancel()
-    #expect(cancelled?.ownsDelivery == false)
-    #expect(cancelled?.released.upstream != nil)
-    #expect(machine.cancel() == nil)
+    guard case .none = machine.cancel() else {
+      Issue.record("a cancel before the subscription is ignored")
+      return
+    }
+    guard case .accept(initial: .max(1)) = machine.receive(subscription: SpySubscription()) else {
+      Issue.record("with `.keepFull`, the upstream is asked for as many as fit")
+      return
+    }
+    guard case .cancel(let released) = machine.cancel(), released.upstream != nil else {
+      Issue.record("the subscribing call owns the downstream, so the cancel leaves it to that call")
+      return
+    }
+    guard case .none = machine.cancel() else {
+      Issue.record("a second cancel does nothing")
+      return
+    }
+  }
+
+  @Test func theWaitingCompletionIsTheOverflowsOnceMadeUntilItGoesOut() {
+    var machine = subscribed(size: 1, whenFull: .customError { .full })
+    _ = machine.receive(1)
+    guard case .overflow(let makeError) = machine.receive(2) else {
+      Issue.record("a full buffer overflows")
+      return
+    }
+    #expect(machine.completion == nil)
+    guard case .none = machine.receive(completion: .finished) else {
+      Issue.record("the upstream's completion while the error is made is ignored")
+      return
+    }
+    _ = machine.overflowed(with: makeError())
+    #expect(machine.completion == .failure(.full))
+    guard case .drain = machine.request(.max(1)), case .deliver(1) = machine.nextStep(adding: .none),
+      case .complete(.failure(.full), let released) = machine.nextStep(adding: .none)
+    else {
+      Issue.record("the buffered element, then the failure")
+      return
+    }
+    #expect(released.upstream != nil)
+    #expect(machine.completion == nil)
   }
 }
