@@ -26,14 +26,13 @@ extension Publishers {
     public let predicate: (Upstream.Output) -> Bool
 
     /// Creates a publisher that publishes whether all received elements pass the predicate.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
@@ -64,7 +63,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that evaluates each received element. Return `true` to
   ///   continue, or `false` to cancel the upstream and complete.
-  @inlinable
   public func allSatisfy(_ predicate: @escaping (Output) -> Bool) -> Publishers.AllSatisfy<Self> {
     Publishers.AllSatisfy(upstream: self, predicate: predicate)
   }

@@ -26,7 +26,6 @@ extension Publishers {
     public let line: UInt
 
     /// Creates a publisher that stops the process with a fatal error when its upstream fails.
-    @inlinable
     public init(upstream: Upstream, prefix: String, file: StaticString, line: UInt) {
       self.upstream = upstream
       self.prefix = prefix
@@ -35,7 +34,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       upstream.subscribe(Inner(downstream: subscriber, prefix: prefix, file: file, line: line))
     }
@@ -43,14 +42,12 @@ extension Publishers {
 }
 
 extension Publishers.AssertNoFailure {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = AssertNoFailureInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Never
 }
 
 /// The fatal error message for `failure`: `"<prefix>: <failure>"`, or the failure alone when
 /// the prefix is empty, as in Combine.
-@usableFromInline
 func assertNoFailureMessage(prefix: String, failure: some Error) -> String {
   prefix.isEmpty ? "\(failure)" : "\(prefix): \(failure)"
 }
@@ -60,29 +57,19 @@ func assertNoFailureMessage(prefix: String, failure: some Error) -> String {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 struct AssertNoFailureInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let prefix: String
-  @usableFromInline
   let file: StaticString
-  @usableFromInline
   let line: UInt
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(downstream: Downstream, prefix: String, file: StaticString, line: UInt) {
     self.downstream = downstream
     self.prefix = prefix
@@ -90,24 +77,18 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     self.line = line
   }
 
-  @usableFromInline
   var description: String { "AssertNoFailure" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: ["file": file, "line": line, "prefix": prefix]) }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive(input)
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
@@ -130,7 +111,6 @@ extension Publisher {
   ///     .assertNoFailure("config")
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func assertNoFailure(
     _ prefix: String = "", file: StaticString = #file, line: UInt = #line
   ) -> Publishers.AssertNoFailure<Self> {

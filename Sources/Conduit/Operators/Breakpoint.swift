@@ -43,7 +43,6 @@ extension Publishers {
 
     /// Creates a breakpoint publisher with the provided upstream publisher and
     /// breakpoint-raising closures.
-    @inlinable
     public init(
       upstream: Upstream,
       receiveSubscription: ((any Subscription) -> Bool)? = nil,
@@ -57,7 +56,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         Inner(
@@ -68,7 +67,6 @@ extension Publishers {
 }
 
 extension Publishers.Breakpoint {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = BreakpointInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
@@ -78,27 +76,18 @@ extension Publishers.Breakpoint {
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
-@usableFromInline
 struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 {
-  @usableFromInline
   typealias Input = Downstream.Input
-  @usableFromInline
   typealias Failure = Downstream.Failure
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let receiveSubscription: ((any Subscription) -> Bool)?
-  @usableFromInline
   let receiveOutput: ((Input) -> Bool)?
-  @usableFromInline
   let receiveCompletion: ((Subscribers.Completion<Failure>) -> Bool)?
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(
     downstream: Downstream,
     receiveSubscription: ((any Subscription) -> Bool)?,
@@ -111,26 +100,20 @@ struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConverti
     self.receiveCompletion = receiveCompletion
   }
 
-  @usableFromInline
   var description: String { "Breakpoint" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     if receiveSubscription?(subscription) == true { stopInDebugger() }
     downstream.receive(subscription: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     if receiveOutput?(input) == true { stopInDebugger() }
     return downstream.receive(input)
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     if receiveCompletion?(completion) == true { stopInDebugger() }
     downstream.receive(completion: completion)
@@ -139,7 +122,6 @@ struct BreakpointInner<Downstream: Subscriber>: Subscriber, CustomStringConverti
 
 /// Raises `SIGTRAP`: a debugger attached to the process stops here; without one, the process
 /// ends. Where the platform has no such signal, the process stops with a fatal error.
-@usableFromInline
 func stopInDebugger() {
   #if os(Windows) || os(WASI)
     fatalError("Publishers.Breakpoint: a breakpoint closure returned true")
@@ -168,7 +150,6 @@ extension Publisher {
   ///     to stop.
   ///   - receiveOutput: Asked for each value from upstream; return `true` to stop.
   ///   - receiveCompletion: Asked with the completion; return `true` to stop.
-  @inlinable
   public func breakpoint(
     receiveSubscription: ((any Subscription) -> Bool)? = nil,
     receiveOutput: ((Output) -> Bool)? = nil,
@@ -186,7 +167,6 @@ extension Publisher {
   ///     .breakpointOnError()   // stops in the debugger if `requests` fails
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
-  @inlinable
   public func breakpointOnError() -> Publishers.Breakpoint<Self> {
     breakpoint(receiveCompletion: { completion in
       if case .failure = completion { return true }

@@ -37,7 +37,6 @@ extension Publishers {
     /// Creates a publisher that buffers elements received from an upstream publisher.
     ///
     /// - Precondition: `size` is not negative.
-    @inlinable
     public init(
       upstream: Upstream, size: Int, prefetch: Publishers.PrefetchStrategy,
       whenFull: Publishers.BufferingStrategy<Failure>
@@ -51,7 +50,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, size: size, prefetch: prefetch, whenFull: whenFull))
     }
@@ -59,7 +58,6 @@ extension Publishers {
 }
 
 extension Publishers.Buffer {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = BufferInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
@@ -74,9 +72,7 @@ extension Publishers.Buffer {
 /// where `nextStep` gives delivery back. The subscribing call owns it from the start, so that what
 /// arrives before the downstream has its subscription waits. The buffered elements and the demand
 /// are kept beside the state, as every state before the end has them.
-@usableFromInline
 struct BufferStateMachine<Input, Failure: Error> {
-  @usableFromInline
   enum State {
     /// The upstream's subscription has not arrived.
     case awaitingSubscription
@@ -96,17 +92,12 @@ struct BufferStateMachine<Input, Failure: Error> {
 
   /// What the subscription lets go of when the stream ends, after the lock: the deinits of the
   /// elements, of the strategy's closure and of the upstream subscription may call back into it.
-  @usableFromInline
   struct Released {
-    @usableFromInline
     var values: ValueQueue<Input>
-    @usableFromInline
     var whenFull: Publishers.BufferingStrategy<Failure>
     /// The state the stream ended in, with the upstream subscription it held.
-    @usableFromInline
     var ended: State
 
-    @inlinable
     init(values: ValueQueue<Input>, whenFull: Publishers.BufferingStrategy<Failure>, ended: State) {
       self.values = values
       self.whenFull = whenFull
@@ -114,12 +105,10 @@ struct BufferStateMachine<Input, Failure: Error> {
     }
 
     /// The upstream subscription the stream held, if it had arrived.
-    @inlinable
     var upstream: (any Subscription)? { ended.upstream }
   }
 
   /// What to do with a subscription from the upstream.
-  @usableFromInline
   enum SubscriptionAction {
     /// Ask the upstream for `initial` (unless it is `.none`), then hand the buffer's subscription
     /// to the downstream.
@@ -129,7 +118,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What to do with an element from the upstream.
-  @usableFromInline
   enum ValueAction {
     /// Buffered, or dropped; `dropped` is the element `.dropOldest` made room by.
     case absorbed(dropped: Input?)
@@ -142,7 +130,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What to do once the overflow's error is made.
-  @usableFromInline
   enum OverflowAction {
     /// Cancel the upstream now; the failure waits for the downstream's next request.
     case cancelUpstream(any Subscription)
@@ -151,7 +138,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What to do once a request or a completion has been recorded.
-  @usableFromInline
   enum DrainAction {
     case none
     /// This call owns the downstream; with `.keepFull`, what it delivers is asked of `refill`.
@@ -159,7 +145,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What to do with the downstream's cancel.
-  @usableFromInline
   enum CancelAction {
     /// Before the subscription (ignored, as in Combine), or after the end: nothing.
     case none
@@ -171,7 +156,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What the owner of the downstream does next.
-  @usableFromInline
   enum Step {
     case deliver(Input)
     case complete(Subscribers.Completion<Failure>, Released)
@@ -180,24 +164,16 @@ struct BufferStateMachine<Input, Failure: Error> {
     case idle
   }
 
-  @usableFromInline
   var state = State.awaitingSubscription
-  @usableFromInline
   var values = ValueQueue<Input>()
   /// Requested by the downstream and not yet delivered.
-  @usableFromInline
   var demand = Subscribers.Demand.none
   /// Which call owns the downstream; the subscribing call, from the start.
-  @usableFromInline
   var delivery = DeliveryOwnership(claimed: true)
-  @usableFromInline
   var whenFull: Publishers.BufferingStrategy<Failure>
-  @usableFromInline
   let size: Int
-  @usableFromInline
   let keepsFull: Bool
 
-  @inlinable
   init(size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>) {
     self.size = size
     self.keepsFull = prefetch == .keepFull
@@ -206,7 +182,6 @@ struct BufferStateMachine<Input, Failure: Error> {
 
   /// The completion waiting to go out (the upstream's, or the overflow's failure), as Combine
   /// reflects it.
-  @inlinable
   var completion: Subscribers.Completion<Failure>? {
     switch state {
     case .subscribed(_, let completion): completion
@@ -216,7 +191,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// The upstream's subscription.
-  @inlinable
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingSubscription = state else { return .cancel }
     state = .subscribed(upstream: subscription, completion: nil)
@@ -227,7 +201,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// An element from the upstream. As in Combine, one is taken after the upstream finished (it
   /// goes out before the finish), and ignored after a failure, before the subscription and after
   /// the end.
-  @inlinable
   mutating func receive(_ input: Input) -> ValueAction {
     switch state {
     case .subscribed(_, completion: .some(.failure)): return .absorbed(dropped: nil)
@@ -263,7 +236,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// The error `.customError` made: the stream fails with it at the downstream's next request,
   /// as in Combine, and the upstream is cancelled now, unless the downstream cancelled meanwhile
   /// (which cancelled it).
-  @inlinable
   mutating func overflowed(with error: Failure) -> OverflowAction {
     guard case .overflowing(let upstream) = state else { return .none }
     state = .overflowed(upstream: upstream, error: error)
@@ -272,7 +244,6 @@ struct BufferStateMachine<Input, Failure: Error> {
 
   /// The upstream's completion: the first is kept until it may go out; others are ignored, as in
   /// Combine, as is one before the subscription.
-  @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>) -> DrainAction {
     guard case .subscribed(let upstream, nil) = state else { return .none }
     state = .subscribed(upstream: upstream, completion: completion)
@@ -281,7 +252,6 @@ struct BufferStateMachine<Input, Failure: Error> {
 
   /// A request from the downstream: any demand, `.none` too, as in Combine. One before the
   /// subscription is ignored.
-  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> DrainAction {
     let upstream: any Subscription
     switch state {
@@ -299,7 +269,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// The downstream's cancel. A cancel before the subscription is ignored, as in Combine.
-  @inlinable
   mutating func cancel() -> CancelAction {
     switch state {
     case .subscribed, .overflowing, .overflowed:
@@ -313,7 +282,6 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// Asked by the owner of the downstream, after adding the demand the last element returned:
   /// the next element while there is demand, then the completion once it is due: a finish when
   /// the buffer is empty and there is demand, a failure when either runs out.
-  @inlinable
   mutating func nextStep(adding more: Subscribers.Demand) -> Step {
     switch state {
     case .subscribed, .overflowing, .overflowed:
@@ -337,20 +305,17 @@ struct BufferStateMachine<Input, Failure: Error> {
     }
   }
 
-  @inlinable
   mutating func claimDelivery(refill: (any Subscription)?) -> DrainAction {
     guard delivery.claim() else { return .none }
     return .drain(refill: refill)
   }
 
-  @inlinable
   mutating func takeOne() {
     if demand != .unlimited { demand -= 1 }
   }
 
   /// Ends the stream: forgets the upstream, the buffered elements and the strategy's closure,
   /// and returns them to be let go of after the lock.
-  @inlinable
   mutating func end() -> Released {
     var released = Released(values: ValueQueue(), whenFull: .dropNewest, ended: .terminal)
     swap(&released.values, &values)
@@ -362,7 +327,6 @@ struct BufferStateMachine<Input, Failure: Error> {
 
 extension BufferStateMachine.State {
   /// The upstream subscription, once it has arrived and until the stream ends.
-  @inlinable
   var upstream: (any Subscription)? {
     switch self {
     case .subscribed(let upstream, _), .overflowing(let upstream), .overflowed(let upstream, _): upstream
@@ -375,43 +339,31 @@ extension BufferStateMachine.State {
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
-@usableFromInline
 final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
-  @usableFromInline
   typealias Input = Downstream.Input
-  @usableFromInline
   typealias Failure = Downstream.Failure
-  @usableFromInline
   typealias Machine = BufferStateMachine<Input, Failure>
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<Machine>
   // Owned by the call that owns `state.delivery`; released when the subscription ends.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var downstream: Downstream?
   // Immutable: whether delivered elements are asked of the upstream again (`.keepFull`).
-  @usableFromInline
   let keepsFull: Bool
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (BufferInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var description: String { "Buffer" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   /// The buffered elements, the state, the demand not yet met and the completion waiting, as
   /// Combine reflects them.
-  @usableFromInline
   var customMirror: Mirror {
     let (values, machineState, demand, completion) = state.withLock {
       ($0.values.elements, $0.state, $0.demand, $0.completion)
@@ -422,7 +374,6 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     return Mirror(self, children: children)
   }
 
-  @inlinable
   init(
     downstream: Downstream, size: Int, prefetch: Publishers.PrefetchStrategy,
     whenFull: Publishers.BufferingStrategy<Failure>
@@ -436,7 +387,6 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   // MARK: Upstream
 
-  @inlinable
   func receive(subscription: any Subscription) {
     guard case .accept(let initial) = state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
@@ -449,7 +399,6 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     drain(more: .none, delivered: 0, refill: keepsFull ? subscription : nil)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     // What the action holds (an element `.dropOldest` dropped) is let go of after the lock.
     switch state.withLock({ $0.receive(input) }) {
@@ -469,7 +418,6 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     }
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     // As in Combine, nothing is asked of the upstream for what this delivers.
     if case .drain = state.withLock({ $0.receive(completion: completion) }) {
@@ -479,24 +427,20 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
 
   // MARK: Downstream
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     if case .drain(let refill) = state.withLock({ $0.request(demand) }) {
       drain(more: .none, delivered: 0, refill: refill)
     }
   }
 
-  @inlinable
   func handleCancel() {
     // What the stream held leaves with the action, after the lock.
     switch state.withLock({ $0.cancel() }) {
@@ -515,7 +459,7 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   /// Runs while this call owns the downstream: delivers what the state machine says, then, with
   /// `.keepFull`, asks `refill` for as many elements as were delivered. Returns how many were
   /// delivered, counting the `delivered` already handed over by the caller.
-  @inlinable @discardableResult
+  @discardableResult
   func drain(more initial: Subscribers.Demand, delivered initialCount: Int, refill: (any Subscription)?) -> Int {
     var more = initial
     var delivered = initialCount
@@ -563,7 +507,6 @@ extension Publisher {
   ///   - size: The maximum number of elements to store.
   ///   - prefetch: The strategy to initially populate the buffer.
   ///   - whenFull: The action to take when the buffer becomes full.
-  @inlinable
   public func buffer(
     size: Int, prefetch: Publishers.PrefetchStrategy, whenFull: Publishers.BufferingStrategy<Failure>
   ) -> Publishers.Buffer<Self> {

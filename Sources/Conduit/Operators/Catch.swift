@@ -28,14 +28,13 @@ extension Publishers {
 
     /// Creates a publisher that handles errors from an upstream publisher by replacing the
     /// failed publisher with another publisher.
-    @inlinable
     public init(upstream: Upstream, handler: @escaping (Upstream.Failure) -> NewPublisher) {
       self.upstream = upstream
       self.handler = handler
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
       upstream.subscribe(
@@ -49,7 +48,6 @@ extension Publishers {
 }
 
 extension Publishers.Catch {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = CatchSubscription<
     CatchTypes<Upstream.Output, Upstream.Failure, NewPublisher, Downstream>
   >
@@ -57,7 +55,6 @@ extension Publishers.Catch {
 }
 
 /// The `OperatorLink` of a `CatchSubscription`: also names the replacement publisher.
-@usableFromInline
 protocol CatchLink: OperatorLink where NewPublisher.Output == Input {
   /// The kind of publisher that replaces the upstream when it fails.
   associatedtype NewPublisher: Publisher
@@ -65,7 +62,6 @@ protocol CatchLink: OperatorLink where NewPublisher.Output == Input {
 
 /// The `CatchLink` of a subscription that receives `Input` and `Failure`, replaces a failed
 /// upstream with a `NewPublisher`, and sends on to `Downstream`. Never instantiated.
-@usableFromInline
 enum CatchTypes<Input, Failure: Error, NewPublisher: Publisher, Downstream: Subscriber>: CatchLink
 where NewPublisher.Output == Input {}
 
@@ -76,12 +72,9 @@ where NewPublisher.Output == Input {}
 /// The stream runs on the upstream until it fails, then on the publisher the handler makes from
 /// the failure. `demand` counts what the downstream asked for and has not received, in every state
 /// before the end, so that the replacement is asked for exactly what the upstream left.
-@usableFromInline
 struct CatchStateMachine<Downstream: Subscriber, Handler> {
-  @usableFromInline
   typealias Targets = SubscribedTargets<Downstream>
 
-  @usableFromInline
   enum State {
     /// The upstream is being subscribed to; its subscription has not arrived.
     case awaitingUpstream(Downstream, handler: Handler)
@@ -96,7 +89,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
     case terminal
 
     /// The downstream, until the stream ends.
-    @inlinable
     var downstream: Downstream? {
       switch self {
       case .awaitingUpstream(let downstream, _), .awaitingReplacement(let downstream): downstream
@@ -107,7 +99,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do with a subscription from the upstream or from the replacement.
-  @usableFromInline
   enum SubscriptionAction {
     /// The upstream's subscription is kept: hand the catch's subscription to the downstream.
     case handDown(Downstream)
@@ -120,7 +111,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do with a value from the upstream or from the replacement.
-  @usableFromInline
   enum ValueAction {
     /// Hand the value to the downstream of these targets.
     case deliver(Targets)
@@ -132,7 +122,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do once the upstream has failed.
-  @usableFromInline
   enum FailureAction {
     /// After the end: nothing.
     case none
@@ -145,7 +134,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do once the stream may have ended.
-  @usableFromInline
   enum CompletionAction {
     /// The completion is not the stream's (it comes from a publisher no longer current, or after
     /// the end): nothing.
@@ -156,7 +144,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do with the downstream's request, once counted.
-  @usableFromInline
   enum RequestAction {
     /// Pass it on to the upstream subscription of these targets.
     case forward(Targets)
@@ -166,7 +153,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// What to do with the downstream's cancel.
-  @usableFromInline
   enum CancelAction {
     /// Already ended: nothing.
     case none
@@ -175,25 +161,20 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
     case cancel(Targets?, ended: State)
   }
 
-  @usableFromInline
   var state: State
   /// What the downstream asked for and has not received yet.
-  @usableFromInline
   var demand = Subscribers.Demand.none
 
-  @inlinable
   init(downstream: Downstream, handler: Handler) {
     state = .awaitingUpstream(downstream, handler: handler)
   }
 
   /// The downstream, until the stream ends.
-  @inlinable
   var downstream: Downstream? { state.downstream }
 
   // MARK: Upstream
 
   /// The upstream's subscription.
-  @inlinable
   mutating func receiveUpstream(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingUpstream(let downstream, let handler) = state else { return .cancel }
     state = .upstream(Targets(downstream: downstream, upstream: subscription), handler: handler)
@@ -201,7 +182,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// A value from the upstream, counted against the demand when it is delivered.
-  @inlinable
   mutating func receiveUpstreamValue() -> ValueAction {
     switch state {
     case .upstream(let targets, _):
@@ -216,14 +196,12 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// The upstream finished: so does the stream, unless the upstream is no longer current.
-  @inlinable
   mutating func upstreamFinished() -> CompletionAction {
     guard case .upstream = state else { return .none }
     return complete()
   }
 
   /// The upstream failed: the handler is to make the replacement, and is let go of.
-  @inlinable
   mutating func upstreamFailed() -> FailureAction {
     switch state {
     case .upstream(let targets, let handler):
@@ -237,7 +215,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// The handler threw (`tryCatch`): the stream fails with what it threw.
-  @inlinable
   mutating func handlerThrew() -> CompletionAction {
     guard case .awaitingReplacement = state else { return .none }
     return complete()
@@ -246,7 +223,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   // MARK: Replacement
 
   /// The replacement's subscription.
-  @inlinable
   mutating func receiveReplacement(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingReplacement(let downstream) = state else { return .cancel }
     state = .replacement(Targets(downstream: downstream, upstream: subscription))
@@ -254,7 +230,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// A value from the replacement. As in Combine, it is not checked against the demand.
-  @inlinable
   mutating func receiveReplacementValue() -> ValueAction {
     guard case .replacement(let targets) = state else { return .ignore }
     takeOne()
@@ -262,7 +237,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// The replacement completed: so does the stream.
-  @inlinable
   mutating func replacementCompleted() -> CompletionAction {
     guard case .replacement = state else { return .none }
     return complete()
@@ -271,7 +245,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   // MARK: Downstream
 
   /// The demand the downstream returned for a value it received, while a subscription is current.
-  @inlinable
   mutating func add(_ more: Subscribers.Demand) {
     switch state {
     case .upstream, .replacement: demand += more
@@ -281,7 +254,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
 
   /// A request from the downstream: counted until the end, and passed on to the current
   /// subscription.
-  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> RequestAction {
     switch state {
     case .upstream(let targets, _), .replacement(let targets):
@@ -296,7 +268,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// The downstream cancelled: the stream ends.
-  @inlinable
   mutating func cancel() -> CancelAction {
     let ended = end()
     switch ended {
@@ -306,13 +277,11 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
     }
   }
 
-  @inlinable
   mutating func takeOne() {
     if demand != .unlimited { demand -= 1 }
   }
 
   /// Ends the stream, returning the completion to send and what the stream held.
-  @inlinable
   mutating func complete() -> CompletionAction {
     let ended = end()
     guard let downstream = ended.downstream else { return .none }
@@ -320,7 +289,6 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
   }
 
   /// Ends the stream: returns what it held, to be let go of after the lock.
-  @inlinable
   mutating func end() -> State {
     var ended = State.terminal
     swap(&ended, &state)
@@ -344,41 +312,27 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 final class CatchSubscription<Types: CatchLink>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Types.Downstream.Input == Types.Input {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias NewPublisher = Types.NewPublisher
-  @usableFromInline
   typealias Downstream = Types.Downstream
-  @usableFromInline
   typealias Handler = (Failure) -> Result<NewPublisher, Downstream.Failure>
-  @usableFromInline
   typealias Machine = CatchStateMachine<Downstream, Handler>
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<Machine>
-  @usableFromInline
   let replacementFailure: (NewPublisher.Failure) -> Downstream.Failure
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (CatchSubscription, SubscriptionRequest) -> Void
 
-  @usableFromInline
   let description: String
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   /// The downstream (while the stream lasts) and the demand not yet met, as Combine reflects them.
-  @usableFromInline
   var customMirror: Mirror {
     let (downstream, demand) = state.withLock { ($0.downstream, $0.demand) }
     let downstreamChild: Any = if let downstream { downstream } else { downstream as Any }
@@ -386,10 +340,8 @@ where Types.Downstream.Input == Types.Input {
     return Mirror(self, children: children)
   }
 
-  @usableFromInline
   var playgroundDescription: Any { description }
 
-  @inlinable
   init(
     downstream: Downstream,
     handler: @escaping Handler,
@@ -405,17 +357,14 @@ where Types.Downstream.Input == Types.Input {
 
   // MARK: Upstream
 
-  @inlinable
   func receive(subscription: any Subscription) {
     perform(state.withLock { $0.receiveUpstream(subscription: subscription) }, on: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     deliver(input, fromReplacement: false)
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     switch completion {
     case .finished:
@@ -442,12 +391,10 @@ where Types.Downstream.Input == Types.Input {
 
   // MARK: Replacement
 
-  @inlinable
   func replacementSubscribed(_ subscription: any Subscription) {
     perform(state.withLock { $0.receiveReplacement(subscription: subscription) }, on: subscription)
   }
 
-  @inlinable
   func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
     let action = state.withLock { $0.replacementCompleted() }
     switch completion {
@@ -458,7 +405,6 @@ where Types.Downstream.Input == Types.Input {
 
   // MARK: Performing the machine's actions
 
-  @inlinable
   func perform(_ action: Machine.SubscriptionAction, on subscription: any Subscription) {
     switch action {
     case .handDown(let downstream): downstream.receive(subscription: self)
@@ -468,14 +414,12 @@ where Types.Downstream.Input == Types.Input {
     }
   }
 
-  @inlinable
   func complete(_ action: Machine.CompletionAction, with completion: Subscribers.Completion<Downstream.Failure>) {
     // What the stream held leaves with the action, after the lock.
     guard case .complete(let downstream, _) = action else { return }
     downstream.receive(completion: completion)
   }
 
-  @inlinable
   func deliver(_ input: Input, fromReplacement: Bool) -> Subscribers.Demand {
     guard
       let more = state.withRetained(
@@ -494,24 +438,20 @@ where Types.Downstream.Input == Types.Input {
     return more
   }
 
-  @inlinable
   static var unwantedValue: String {
     "the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
   }
 
   // MARK: Downstream
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     state.withRetained(
@@ -522,7 +462,6 @@ where Types.Downstream.Input == Types.Input {
       then: { $0.upstream.request(demand) })
   }
 
-  @inlinable
   func handleCancel() {
     // What the stream held leaves with the action, after the lock: the downstream's and the
     // handler's deinits may run arbitrary code.
@@ -534,46 +473,33 @@ where Types.Downstream.Input == Types.Input {
 extension CatchSubscription {
   /// Subscribes to the replacement publisher. Created when the upstream fails, possibly on
   /// another thread, so it takes its census scope from the catch's subscription.
-  @usableFromInline
   final class Replacement: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
     CensusScoped, @unchecked Sendable
   {
-    @usableFromInline
     typealias Input = NewPublisher.Output
-    @usableFromInline
     typealias Failure = NewPublisher.Failure
 
-    @usableFromInline
     let parent: CatchSubscription
-    @usableFromInline
     let census: CensusToken
 
-    @usableFromInline
     var description: String { parent.description }
-    @usableFromInline
     var customMirror: Mirror { parent.customMirror }
-    @usableFromInline
     var playgroundDescription: Any { description }
-    @usableFromInline
     var censusScope: CensusScope? { census.scope }
 
-    @inlinable
     init(parent: CatchSubscription) {
       census = CensusToken(Replacement.self, inheritingFrom: parent)
       self.parent = parent
     }
 
-    @inlinable
     func receive(subscription: any Subscription) {
       parent.replacementSubscribed(subscription)
     }
 
-    @inlinable
     func receive(_ input: NewPublisher.Output) -> Subscribers.Demand {
       parent.deliver(input, fromReplacement: true)
     }
 
-    @inlinable
     func receive(completion: Subscribers.Completion<NewPublisher.Failure>) {
       parent.replacementCompleted(completion)
     }
@@ -591,7 +517,6 @@ extension Publisher {
   ///
   /// - Parameter handler: A closure that accepts the upstream failure as input and returns a
   ///   publisher to replace the upstream publisher.
-  @inlinable
   public func `catch`<P: Publisher>(_ handler: @escaping (Failure) -> P) -> Publishers.Catch<Self, P>
   where Output == P.Output {
     Publishers.Catch(upstream: self, handler: handler)

@@ -20,13 +20,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that buffers every element and publishes them as one array.
-    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], S.Failure == Failure {
       upstream.subscribe(
         Reduction(
@@ -55,7 +54,6 @@ extension Publisher {
   ///     .collect()
   ///     .sink { print($0) }   // ["a", "b", "c"]
   /// ```
-  @inlinable
   public func collect() -> Publishers.Collect<Self> {
     Publishers.Collect(upstream: self)
   }

@@ -29,7 +29,6 @@ extension Publishers {
     /// Creates a publisher that buffers a maximum number of items.
     ///
     /// - Precondition: `count` is at least 1.
-    @inlinable
     public init(upstream: Upstream, count: Int) {
       precondition(
         count > 0,
@@ -39,7 +38,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == [Upstream.Output], S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, count: count))
     }
@@ -49,7 +48,6 @@ extension Publishers {
 extension Publishers.CollectByCount: Equatable where Upstream: Equatable {}
 
 extension Publishers.CollectByCount {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = CollectByCountInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
 }
@@ -65,19 +63,14 @@ extension Publishers.CollectByCount {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 final class CollectByCountInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   enum State {
     case awaitingSubscription(Downstream)
     case active(upstream: any Subscription, downstream: Downstream)
@@ -85,38 +78,28 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   }
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<State>
   // Set by `cancel`; read without the lock by upstream's calls.
-  @usableFromInline
   let cancelled = Atomic<Bool>(false)
   // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var buffer: [Input] = []
   // How many elements `buffer` holds, for the mirror on other threads; written by upstream's
   // calls alongside `buffer`.
-  @usableFromInline
   let buffered = Atomic<Int>(0)
   // Owned like `buffer`: set once upstream's subscription is accepted, cleared once upstream has
   // completed or the subscription was cancelled. Values count only while set.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var collecting = false
-  @usableFromInline
   let count: Int
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (CollectByCountInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var description: String { "CollectByCount" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, count: Int) {
     census = CensusToken(CollectByCountInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream))
@@ -126,7 +109,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   // MARK: Subscriber (upstream's serialized calls)
 
-  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream) = state else { return nil }
@@ -141,7 +123,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
     downstream.receive(subscription: self)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     guard collecting else { return .none }
     if cancelled.load(ordering: .relaxed) {
@@ -165,7 +146,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
     return downstream.receive(full) * count
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let remainder = buffer
     end()
@@ -187,7 +167,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   }
 
   /// Upstream's part is over: the buffer is released.
-  @inlinable
   func end() {
     collecting = false
     buffer = []
@@ -196,17 +175,14 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   // MARK: Subscription (downstream's calls, from any thread)
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let upstream = state.withLock { state -> (any Subscription)? in
@@ -216,7 +192,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
     upstream?.request(demand * count)
   }
 
-  @inlinable
   func handleCancel() {
     // Taken out, so that the downstream and the upstream subscription are released after the lock.
     var ended = State.terminal
@@ -234,7 +209,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   /// Combine's children. The buffer's elements belong to upstream's thread, so an empty buffer
   /// shows as `[]` and a filling one by its size.
-  @usableFromInline
   var customMirror: Mirror {
     let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
       switch state {
@@ -269,7 +243,6 @@ extension Publisher {
   ///
   /// - Parameter count: The maximum number of received elements to buffer before publishing;
   ///   at least 1.
-  @inlinable
   public func collect(_ count: Int) -> Publishers.CollectByCount<Self> {
     Publishers.CollectByCount(upstream: self, count: count)
   }

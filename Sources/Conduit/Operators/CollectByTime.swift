@@ -33,7 +33,6 @@ extension Publishers {
     public let options: Context.SchedulerOptions?
 
     /// Creates a publisher that buffers and periodically publishes its items.
-    @inlinable
     public init(
       upstream: Upstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?
     ) {
@@ -48,7 +47,6 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         CollectByTimeInner<Upstream.Output, S, Context>(downstream: subscriber, strategy: strategy, options: options))
@@ -70,7 +68,6 @@ extension Publisher {
   ///   - strategy: The timing group strategy used by the operator to collect and publish
   ///     elements.
   ///   - options: Scheduler options to use for the strategy.
-  @inlinable
   public func collect<S: Scheduler>(
     _ strategy: Publishers.TimeGroupingStrategy<S>, options: S.SchedulerOptions? = nil
   ) -> Publishers.CollectByTime<Self, S> {
@@ -80,9 +77,7 @@ extension Publisher {
 
 /// The decisions of `collect(_:options:)` by time: the group being collected, the groups
 /// waiting for demand, and the completion that follows them.
-@usableFromInline
 struct CollectByTimeStateMachine<Input, Failure: Error> {
-  @usableFromInline
   enum Phase {
     case awaitingSubscription
     case subscribed
@@ -91,7 +86,6 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
   }
 
   /// What the owner of delivery does next.
-  @usableFromInline
   enum Work {
     case deliver([Input])
     case complete(Subscribers.Completion<Failure>)
@@ -100,50 +94,34 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
   }
 
   /// What a call that changed the state does after the lock.
-  @usableFromInline
   struct Followup {
     /// The call owns delivery: drain.
-    @usableFromInline
     var drains = false
     /// Elements to ask of upstream.
-    @usableFromInline
     var request: (upstream: any Subscription, demand: Subscribers.Demand)?
     /// The timer and the upstream to cancel, and what to release, when the subscription ended.
-    @usableFromInline
     var cancel: (timer: (any Cancellable)?, upstream: (any Subscription)?)?
 
-    @inlinable
     init() {}
   }
 
-  @usableFromInline
   var phase = Phase.awaitingSubscription
-  @usableFromInline
   var upstream: (any Subscription)?
-  @usableFromInline
   var timer: (any Cancellable)?
-  @usableFromInline
   var group: [Input] = []
-  @usableFromInline
   var ready = ValueQueue<[Input]>()
-  @usableFromInline
   var demand = Subscribers.Demand.none
-  @usableFromInline
   var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
   var delivery = DeliveryOwnership()
   /// The most elements a group holds (`.byTimeOrCount`), or `nil` (`.byTime`).
-  @usableFromInline
   let count: Int?
 
-  @inlinable
   init(count: Int?) {
     self.count = count
   }
 
   /// Upstream's subscription: what to ask of it first, or `nil` when it is not kept (the caller
   /// cancels it). The caller then starts the timer.
-  @inlinable
   mutating func receive(subscription: any Subscription) -> Subscribers.Demand? {
     guard case .awaitingSubscription = phase else { return nil }
     phase = .subscribed
@@ -152,14 +130,12 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
   }
 
   /// The timer started: whether it is kept (otherwise the caller cancels it at once).
-  @inlinable
   mutating func timerStarted(_ timer: any Cancellable) -> Bool {
     guard case .subscribed = phase else { return false }
     self.timer = timer
     return true
   }
 
-  @inlinable
   mutating func receive(_ input: Input) -> Followup {
     guard case .subscribed = phase, completion == nil else { return Followup() }
     group.append(input)
@@ -167,13 +143,11 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
     return closeGroup()
   }
 
-  @inlinable
   mutating func timerFired() -> Followup {
     guard case .subscribed = phase, completion == nil, !group.isEmpty else { return Followup() }
     return closeGroup()
   }
 
-  @inlinable
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Followup {
     guard case .subscribed = phase, self.completion == nil else { return Followup() }
     switch completion {
@@ -191,7 +165,6 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
     return followup
   }
 
-  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> Followup {
     guard case .subscribed = phase else { return Followup() }
     demand += more
@@ -203,7 +176,6 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
     return followup
   }
 
-  @inlinable
   mutating func cancel() -> Followup {
     guard case .subscribed = phase else { return Followup() }
     phase = .terminal
@@ -214,7 +186,6 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
   }
 
   /// The owner's next step.
-  @inlinable
   mutating func nextStep() -> NextDelivery<Work> {
     switch phase {
     case .terminal:
@@ -236,7 +207,6 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
     }
   }
 
-  @inlinable
   mutating func closeGroup() -> Followup {
     ready.append(group)
     group = []
@@ -247,40 +217,27 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
 }
 
 /// The subscription behind `collect(_:options:)` by time.
-@usableFromInline
 final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == [Input] {
-  @usableFromInline
   typealias Failure = Downstream.Failure
-  @usableFromInline
   typealias Machine = CollectByTimeStateMachine<Input, Failure>
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<Machine>
   // Owned by the thread that owns `state.delivery`; released when the subscription ends.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var downstream: Downstream?
-  @usableFromInline
   let scheduler: Context
-  @usableFromInline
   let interval: Context.SchedulerTimeType.Stride
-  @usableFromInline
   let options: Context.SchedulerOptions?
-  @usableFromInline
   let census: CensusToken
 
-  @usableFromInline
   var description: String { "CollectByTime" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, strategy: Publishers.TimeGroupingStrategy<Context>, options: Context.SchedulerOptions?) {
     census = CensusToken(CollectByTimeInner.self, inheritingFrom: downstream)
     self.downstream = downstream
@@ -297,7 +254,6 @@ where Downstream.Input == [Input] {
     self.options = options
   }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     guard let first = state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
@@ -314,34 +270,28 @@ where Downstream.Input == [Input] {
     if first > 0 { subscription.request(first) }
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     perform(state.withLock { $0.receive(input) })
     return .none
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     perform(state.withLock { $0.receive(completion: completion) })
   }
 
-  @inlinable
   func timerFired() {
     perform(state.withLock { $0.timerFired() })
   }
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     perform(state.withLock { $0.request(demand) })
   }
 
-  @usableFromInline
   func cancel() {
     perform(state.withLock { $0.cancel() })
   }
 
-  @inlinable
   func perform(_ followup: Machine.Followup) {
     if let (timer, upstream) = followup.cancel {
       timer?.cancel()

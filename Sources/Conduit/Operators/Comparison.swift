@@ -27,14 +27,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes the greatest element of upstream by
     /// `areInIncreasingOrder`.
-    @inlinable
     public init(upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.areInIncreasingOrder = areInIncreasingOrder
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let areInIncreasingOrder = self.areInIncreasingOrder
       upstream.subscribe(
@@ -64,7 +63,6 @@ extension Publisher where Output: Comparable {
   ///     .min()
   ///     .sink { print($0) }   // -1
   /// ```
-  @inlinable
   public func min() -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self, areInIncreasingOrder: >)
   }
@@ -78,7 +76,6 @@ extension Publisher where Output: Comparable {
   ///     .max()
   ///     .sink { print($0) }   // 10
   /// ```
-  @inlinable
   public func max() -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self, areInIncreasingOrder: <)
   }
@@ -96,7 +93,6 @@ extension Publisher {
   ///
   /// - Parameter areInIncreasingOrder: A closure that receives two elements and returns `true`
   ///   if they are in increasing order.
-  @inlinable
   public func min(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self) { areInIncreasingOrder($1, $0) }
   }
@@ -112,7 +108,6 @@ extension Publisher {
   ///
   /// - Parameter areInIncreasingOrder: A closure that receives two elements and returns `true`
   ///   if they are in increasing order.
-  @inlinable
   public func max(by areInIncreasingOrder: @escaping (Output, Output) -> Bool) -> Publishers.Comparison<Self> {
     Publishers.Comparison(upstream: self, areInIncreasingOrder: areInIncreasingOrder)
   }

@@ -23,14 +23,13 @@ extension Publishers {
     public let suffix: Suffix
 
     /// Creates a publisher that emits all of `prefix`'s elements, then all of `suffix`'s.
-    @inlinable
     public init(prefix: Prefix, suffix: Suffix) {
       self.prefix = prefix
       self.suffix = suffix
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       // As in Combine, the subscriber gets its subscription when the prefix hands over its own.
       prefix.subscribe(Inner(downstream: subscriber, suffix: suffix).prefixSide)
@@ -43,13 +42,11 @@ extension Publishers.Concatenate: Equatable where Prefix: Equatable, Suffix: Equ
 extension Publishers.Concatenate: Sendable where Prefix: Sendable, Suffix: Sendable {}
 
 extension Publishers.Concatenate {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = ConcatenateInner<ConcatenateTypes<Suffix, Downstream>>
   where Downstream.Input == Suffix.Output, Downstream.Failure == Suffix.Failure
 }
 
 /// The `OperatorLink` of a `ConcatenateInner`: also names the publisher it subscribes to second.
-@usableFromInline
 protocol ConcatenateLink: OperatorLink where Suffix.Output == Input, Suffix.Failure == Failure {
   /// The publisher republished once the prefix has finished.
   associatedtype Suffix: Publisher
@@ -57,11 +54,8 @@ protocol ConcatenateLink: OperatorLink where Suffix.Output == Input, Suffix.Fail
 
 /// The `ConcatenateLink` of a subscription that republishes a prefix, then a `Suffix`, to
 /// `Downstream`. Never instantiated.
-@usableFromInline
 enum ConcatenateTypes<Suffix: Publisher, Downstream: Subscriber>: ConcatenateLink {
-  @usableFromInline
   typealias Input = Suffix.Output
-  @usableFromInline
   typealias Failure = Suffix.Failure
 }
 
@@ -74,16 +68,13 @@ enum ConcatenateTypes<Suffix: Publisher, Downstream: Subscriber>: ConcatenateLin
 /// is dropped. `demand` counts what the downstream asked for and has not received, in every
 /// state before the end, so that the suffix is asked for exactly what the prefix did not
 /// deliver.
-@usableFromInline
 struct ConcatenateStateMachine<Downstream, Suffix> {
   /// Which of the two publishers an event comes from.
-  @usableFromInline
   enum Side {
     case prefix
     case suffix
   }
 
-  @usableFromInline
   enum State {
     /// The prefix is being subscribed to; its subscription has not arrived.
     case awaitingPrefix(Downstream, Suffix)
@@ -99,7 +90,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// What to do with a subscription from either side.
-  @usableFromInline
   enum SubscriptionAction {
     /// The prefix's subscription: the downstream gets its own now, and asks through it.
     case handDown(Downstream)
@@ -112,7 +102,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// What to do with a value from either side.
-  @usableFromInline
   enum ValueAction {
     /// Hand the value to the downstream.
     case deliver(Downstream)
@@ -122,7 +111,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// What to do once a side has completed.
-  @usableFromInline
   enum CompletionAction {
     /// Not the current side's, or after the end: nothing.
     case none
@@ -135,7 +123,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// What to do with the downstream's request, once counted.
-  @usableFromInline
   enum RequestAction {
     /// Pass it on to this subscription, the current side's.
     case forward(any Subscription)
@@ -145,7 +132,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// What to do with the downstream's cancel.
-  @usableFromInline
   enum CancelAction {
     /// Already ended: nothing.
     case none
@@ -154,19 +140,15 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
     case cancel((any Subscription)?, ended: State)
   }
 
-  @usableFromInline
   var state: State
   /// What the downstream asked for and has not received yet.
-  @usableFromInline
   var demand = Subscribers.Demand.none
 
-  @inlinable
   init(downstream: Downstream, suffix: Suffix) {
     state = .awaitingPrefix(downstream, suffix)
   }
 
   /// A subscription from `side`.
-  @inlinable
   mutating func receive(subscription: any Subscription, from side: Side) -> SubscriptionAction {
     switch state {
     case .awaitingPrefix(let downstream, let suffix) where side == .prefix:
@@ -181,7 +163,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// A value from `side`, counted against the demand.
-  @inlinable
   mutating func receiveValue(from side: Side) -> ValueAction {
     let downstream: Downstream
     switch state {
@@ -196,7 +177,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// The demand the downstream returned for a value, counted until the end.
-  @inlinable
   mutating func add(_ more: Subscribers.Demand) {
     if case .terminal = state { return }
     demand += more
@@ -204,7 +184,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
 
   /// `side` completed: the prefix's finish leads to the suffix; the prefix's failure, or the
   /// suffix's completion, ends the stream.
-  @inlinable
   mutating func receiveCompletion(from side: Side, finished: Bool) -> CompletionAction {
     switch state {
     case .prefix(let downstream, let suffix, let upstream) where side == .prefix:
@@ -220,7 +199,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
 
   /// A request from the downstream. As in Combine, any demand, `.none` too, is passed on to the
   /// publisher subscribed to.
-  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> RequestAction {
     switch state {
     case .prefix(_, _, let upstream), .suffix(_, let upstream):
@@ -235,7 +213,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// The downstream cancelled: the stream ends.
-  @inlinable
   mutating func cancel() -> CancelAction {
     let ended = end()
     switch ended {
@@ -246,7 +223,6 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
   }
 
   /// Ends the stream: returns what it held, to be let go of after the lock.
-  @inlinable
   mutating func end() -> State {
     var ended = State.terminal
     swap(&ended, &state)
@@ -262,41 +238,27 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 final class ConcatenateInner<Types: ConcatenateLink>: SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Suffix = Types.Suffix
-  @usableFromInline
   typealias Downstream = Types.Downstream
-  @usableFromInline
   typealias Machine = ConcatenateStateMachine<Downstream, Suffix>
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<Machine>
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (ConcatenateInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var description: String { "Concatenate" }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, suffix: Suffix) {
     census = CensusToken(ConcatenateInner.self, inheritingFrom: downstream)
     state = Locked(Machine(downstream: downstream, suffix: suffix))
@@ -304,10 +266,8 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   /// The subscriber to the prefix.
-  @inlinable
   var prefixSide: PrefixSide { PrefixSide(inner: self) }
 
-  @inlinable
   func receive(subscription: any Subscription, from side: Machine.Side) {
     switch state.withLock({ $0.receive(subscription: subscription, from: side) }) {
     case .handDown(let downstream): downstream.receive(subscription: self)
@@ -317,7 +277,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     }
   }
 
-  @inlinable
   func receive(_ input: Input, from side: Machine.Side) -> Subscribers.Demand {
     guard case .deliver(let downstream) = state.withLock({ $0.receiveValue(from: side) }) else { return .none }
     let more = downstream.receive(input)
@@ -327,7 +286,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return more
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>, from side: Machine.Side) {
     let finished = if case .finished = completion { true } else { false }
     // What the machine lets go of leaves with the action, after the lock.
@@ -338,23 +296,19 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     }
   }
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     guard case .forward(let upstream) = state.withLock({ $0.request(demand) }) else { return }
     upstream.request(demand)
   }
 
-  @inlinable
   func handleCancel() {
     // The subscriber and the suffix leave with the action, after the lock: the subscriber's
     // deinit may cancel this subscription.
@@ -365,82 +319,58 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
 extension ConcatenateInner {
   /// The subscriber to the prefix: forwards to the subscription, marked as the prefix's.
-  @usableFromInline
   struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-    @usableFromInline
     typealias Input = Types.Input
-    @usableFromInline
     typealias Failure = Types.Failure
 
-    @usableFromInline
     let inner: ConcatenateInner
 
-    @inlinable
     init(inner: ConcatenateInner) {
       self.inner = inner
     }
 
-    @inlinable
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-    @usableFromInline
     var description: String { inner.description }
-    @usableFromInline
     var customMirror: Mirror { inner.customMirror }
-    @usableFromInline
     var playgroundDescription: Any { description }
 
-    @inlinable
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, from: .prefix)
     }
 
-    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       inner.receive(input, from: .prefix)
     }
 
-    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.receive(completion: completion, from: .prefix)
     }
   }
 
   /// The subscriber to the suffix: forwards to the subscription, marked as the suffix's.
-  @usableFromInline
   struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
-    @usableFromInline
     typealias Input = Types.Input
-    @usableFromInline
     typealias Failure = Types.Failure
 
-    @usableFromInline
     let inner: ConcatenateInner
 
-    @inlinable
     init(inner: ConcatenateInner) {
       self.inner = inner
     }
 
-    @inlinable
     var combineIdentifier: CombineIdentifier { inner.combineIdentifier }
-    @usableFromInline
     var description: String { inner.description }
-    @usableFromInline
     var customMirror: Mirror { inner.customMirror }
-    @usableFromInline
     var playgroundDescription: Any { description }
 
-    @inlinable
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, from: .suffix)
     }
 
-    @inlinable
     func receive(_ input: Input) -> Subscribers.Demand {
       inner.receive(input, from: .suffix)
     }
 
-    @inlinable
     func receive(completion: Subscribers.Completion<Failure>) {
       inner.receive(completion: completion, from: .suffix)
     }
@@ -457,7 +387,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter elements: The elements to publish before this publisher's elements.
-  @inlinable
   public func prepend(_ elements: Output...) -> Publishers.Concatenate<Publishers.Sequence<[Output], Failure>, Self> {
     prepend(elements)
   }
@@ -471,7 +400,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter elements: A sequence of elements to publish before this publisher's elements.
-  @inlinable
   public func prepend<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Publishers.Sequence<S, Failure>, Self>
   where Output == S.Element {
     prepend(Publishers.Sequence(sequence: elements))
@@ -489,7 +417,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter publisher: The prefixing publisher.
-  @inlinable
   public func prepend<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<P, Self>
   where Failure == P.Failure, Output == P.Output {
     Publishers.Concatenate(prefix: publisher, suffix: self)
@@ -504,7 +431,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter elements: The elements to publish after this publisher's elements.
-  @inlinable
   public func append(_ elements: Output...) -> Publishers.Concatenate<Self, Publishers.Sequence<[Output], Failure>> {
     append(elements)
   }
@@ -518,7 +444,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter elements: A sequence of elements to publish after this publisher's elements.
-  @inlinable
   public func append<S: Sequence>(_ elements: S) -> Publishers.Concatenate<Self, Publishers.Sequence<S, Failure>>
   where Output == S.Element {
     append(Publishers.Sequence(sequence: elements))
@@ -536,7 +461,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter publisher: The appending publisher.
-  @inlinable
   public func append<P: Publisher>(_ publisher: P) -> Publishers.Concatenate<Self, P>
   where P.Failure == Failure, P.Output == Output {
     Publishers.Concatenate(prefix: self, suffix: publisher)

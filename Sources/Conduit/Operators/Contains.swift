@@ -24,14 +24,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value when it receives a specific element from
     /// its upstream publisher.
-    @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream
       self.output = output
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let output = self.output
       upstream.subscribe(
@@ -62,7 +61,6 @@ extension Publisher where Output: Equatable {
   /// ```
   ///
   /// - Parameter output: An element to match against.
-  @inlinable
   public func contains(_ output: Output) -> Publishers.Contains<Self> {
     Publishers.Contains(upstream: self, output: output)
   }

@@ -24,14 +24,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value upon receiving an element that satisfies
     /// the predicate closure.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
@@ -61,7 +60,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a
   ///   Boolean value that indicates whether the element satisfies the closure's comparison logic.
-  @inlinable
   public func contains(where predicate: @escaping (Output) -> Bool) -> Publishers.ContainsWhere<Self> {
     Publishers.ContainsWhere(upstream: self, predicate: predicate)
   }

@@ -20,13 +20,12 @@ extension Publishers {
 
     /// Creates a publisher that publishes the number of elements received from the upstream
     /// publisher.
-    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Int, S.Failure == Failure {
       upstream.subscribe(
         Reduction(
@@ -54,7 +53,6 @@ extension Publisher {
   ///
   /// - Returns: A publisher that consumes all elements until upstream finishes, then emits a
   ///   single value with the total number of elements received.
-  @inlinable
   public func count() -> Publishers.Count<Self> {
     Publishers.Count(upstream: self)
   }

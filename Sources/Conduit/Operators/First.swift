@@ -19,13 +19,12 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that publishes the first element of a stream, then finishes.
-    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         Reduction(
@@ -53,7 +52,6 @@ extension Publisher {
   ///     .first()
   ///     .sink { print($0) }   // a
   /// ```
-  @inlinable
   public func first() -> Publishers.First<Self> {
     Publishers.First(upstream: self)
   }

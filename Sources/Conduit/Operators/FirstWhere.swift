@@ -25,14 +25,13 @@ extension Publishers {
 
     /// Creates a publisher that only publishes the first element of a stream to satisfy a
     /// predicate closure.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
@@ -61,7 +60,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element as a parameter and returns a
   ///   Boolean value that indicates whether to publish the element.
-  @inlinable
   public func first(where predicate: @escaping (Output) -> Bool) -> Publishers.FirstWhere<Self> {
     Publishers.FirstWhere(upstream: self, predicate: predicate)
   }

@@ -22,13 +22,12 @@ extension Publishers {
 
     /// Creates a publisher that waits until after the stream finishes and then publishes the
     /// last element of the stream.
-    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         Reduction(
@@ -53,7 +52,6 @@ extension Publisher {
   ///     .last()
   ///     .sink { print($0) }   // c
   /// ```
-  @inlinable
   public func last() -> Publishers.Last<Self> {
     Publishers.Last(upstream: self)
   }

@@ -24,14 +24,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes the last element of the stream that satisfies a
     /// predicate closure, once the stream finishes.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let predicate = self.predicate
       upstream.subscribe(
@@ -59,7 +58,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a
   ///   Boolean value that indicates whether to publish the element.
-  @inlinable
   public func last(where predicate: @escaping (Output) -> Bool) -> Publishers.LastWhere<Self> {
     Publishers.LastWhere(upstream: self, predicate: predicate)
   }

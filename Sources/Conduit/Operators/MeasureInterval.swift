@@ -27,14 +27,12 @@ extension Publishers {
 
     /// Creates a publisher that measures and emits the time interval between events received
     /// from an upstream publisher.
-    @inlinable
     public init(upstream: Upstream, scheduler: Context) {
       self.upstream = upstream
       self.scheduler = scheduler
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         MeasureIntervalInner<Upstream.Output, S, Context>(downstream: subscriber, scheduler: scheduler))
@@ -54,7 +52,6 @@ extension Publisher {
   /// - Parameters:
   ///   - scheduler: A scheduler to use for tracking the timing of events.
   ///   - options: Options that customize the delivery of elements; unused, as in Combine.
-  @inlinable
   public func measureInterval<S: Scheduler>(
     using scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.MeasureInterval<Self, S> {
@@ -64,22 +61,16 @@ extension Publisher {
 
 /// The decisions of `measureInterval`: the time of the previous event, and whether values
 /// still flow.
-@usableFromInline
 struct MeasureIntervalStateMachine<Time: Strideable> {
-  @usableFromInline
   var upstream: (any Subscription)?
   /// When the subscription arrived or the previous element did; `nil` before the subscription
   /// and after the end.
-  @usableFromInline
   var last: Time?
-  @usableFromInline
   var ended = false
 
-  @inlinable
   init() {}
 
   /// Upstream's subscription, arriving at `now`: whether it is kept.
-  @inlinable
   mutating func receive(subscription: any Subscription, at now: Time) -> Bool {
     guard upstream == nil, !ended else { return false }
     upstream = subscription
@@ -89,7 +80,6 @@ struct MeasureIntervalStateMachine<Time: Strideable> {
 
   /// An element arrived at `now`: the interval to send, and the upstream to ask for more, or
   /// `nil` once the subscription has ended.
-  @inlinable
   mutating func receiveValue(at now: Time) -> (interval: Time.Stride, upstream: (any Subscription)?)? {
     guard let previous = last else { return nil }
     last = now
@@ -98,7 +88,6 @@ struct MeasureIntervalStateMachine<Time: Strideable> {
 
   /// Upstream completed or the downstream cancelled: the upstream, forgotten, if the
   /// subscription was running.
-  @inlinable
   mutating func end() -> (any Subscription)?? {
     guard !ended, last != nil else { return nil }
     ended = true
@@ -108,41 +97,30 @@ struct MeasureIntervalStateMachine<Time: Strideable> {
 }
 
 /// The subscription behind `measureInterval(using:options:)`.
-@usableFromInline
 final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Downstream.Input == Context.SchedulerTimeType.Stride {
-  @usableFromInline
   typealias Failure = Downstream.Failure
 
   // Guarded by its own lock.
-  @usableFromInline
   let state = Locked(MeasureIntervalStateMachine<Context.SchedulerTimeType>())
   // Called by upstream's calls only, which never overlap; released when the subscription ends.
-  @usableFromInline @exclusivity(unchecked)
+  @exclusivity(unchecked)
   var downstream: Downstream?
-  @usableFromInline
   let scheduler: Context
-  @usableFromInline
   let census: CensusToken
 
-  @usableFromInline
   var description: String { "MeasureInterval" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, scheduler: Context) {
     census = CensusToken(MeasureIntervalInner.self, inheritingFrom: downstream)
     self.downstream = downstream
     self.scheduler = scheduler
   }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     let now = scheduler.now
     guard state.withLock({ $0.receive(subscription: subscription, at: now) }) else {
@@ -152,7 +130,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     downstream?.receive(subscription: self)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     // The clock is read outside the lock (the scheduler is the caller's code), and only while
     // the subscription runs, as in Combine.
@@ -164,18 +141,15 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
     return .none
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     guard state.withLock({ $0.end() }) != nil else { return }
     downstream.take()?.receive(completion: completion)
   }
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     state.withLock { $0.upstream }?.request(demand)
   }
 
-  @usableFromInline
   func cancel() {
     guard let upstream = state.withLock({ $0.end() }) else { return }
     upstream?.cancel()

@@ -26,7 +26,6 @@ extension Publishers {
 
     /// Creates a publisher that applies a closure to all received elements and produces an
     /// accumulated value when the upstream publisher finishes.
-    @inlinable
     public init(
       upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) -> Output
     ) {
@@ -36,7 +35,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let nextPartialResult = self.nextPartialResult
       upstream.subscribe(
@@ -68,7 +67,6 @@ extension Publisher {
   ///   - initialResult: The value that the closure receives the first time it's called.
   ///   - nextPartialResult: A closure that produces a new value by taking the
   ///     previously accumulated value and the next element it receives from upstream.
-  @inlinable
   public func reduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) -> T
   ) -> Publishers.Reduce<Self, T> {

@@ -25,14 +25,13 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that replaces an empty stream with `output`.
-    @inlinable
     public init(upstream: Upstream, output: Upstream.Output) {
       self.upstream = upstream
       self.output = output
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, output: output))
     }
@@ -44,7 +43,6 @@ extension Publishers.ReplaceEmpty: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceEmpty: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceEmpty {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = ReplaceEmptyInner<Downstream>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
@@ -55,29 +53,21 @@ extension Publishers.ReplaceEmpty {
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
-@usableFromInline
 final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
-  @usableFromInline
   typealias Input = Downstream.Input
-  @usableFromInline
   typealias Failure = Downstream.Failure
 
   /// The downstream, the replacement and the upstream subscription, in one object that never
   /// changes: a value retains it once under the lock, where copying the state's payload out
   /// would copy the upstream subscription's existential with it.
-  @usableFromInline
   final class Targets {
-    @usableFromInline
     let downstream: Downstream
-    @usableFromInline
     let output: Input
-    @usableFromInline
     let upstream: any Subscription
 
-    @inlinable
     init(downstream: Downstream, output: Input, upstream: any Subscription) {
       self.downstream = downstream
       self.output = output
@@ -85,7 +75,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     }
   }
 
-  @usableFromInline
   enum State {
     // Whether the subscriber asked for anything, which counts once upstream finishes empty.
     case awaitingSubscription(Downstream, Input, requested: Bool)
@@ -97,31 +86,22 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   }
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<State>
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (ReplaceEmptyInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var description: String { "ReplaceEmpty" }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, output: Input) {
     census = CensusToken(ReplaceEmptyInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream, output, requested: false))
     handle = SubscriptionRequest.dispatcher()
   }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream, let output, let requested) = state else { return nil }
@@ -145,7 +125,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     if subscribed { subscription.request(.unlimited) }
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     return state.withRetained(
       { state -> Targets? in
@@ -158,7 +137,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
       then: { $0.downstream.receive(input) }) ?? .none
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     // The targets are taken out, so that they are released after the lock.
     let ending = state.withLock { state -> (Targets, deliver: Bool, replace: Bool)? in
@@ -179,17 +157,14 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     targets.downstream.receive(completion: completion)
   }
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let (active, waiting) = state.withLock { state -> (Unmanaged<Targets>?, (Downstream, Input)?) in
@@ -218,7 +193,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     }
   }
 
-  @inlinable
   func handleCancel() {
     // Taken out, so that what the state held is released after the lock.
     var ended = State.terminal
@@ -245,7 +219,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter output: The element to emit when upstream finishes without emitting any.
-  @inlinable
   public func replaceEmpty(with output: Output) -> Publishers.ReplaceEmpty<Self> {
     Publishers.ReplaceEmpty(upstream: self, output: output)
   }

@@ -23,14 +23,13 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that replaces any errors in the stream with a provided element.
-    @inlinable
     public init(upstream: Upstream, output: Output) {
       self.upstream = upstream
       self.output = output
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Never {
       // As in Combine, the subscriber gets its subscription when the upstream hands over its own.
       upstream.subscribe(Inner(downstream: subscriber, output: output))
@@ -43,7 +42,6 @@ extension Publishers.ReplaceError: Equatable where Upstream: Equatable, Upstream
 extension Publishers.ReplaceError: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.ReplaceError {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = ReplaceErrorInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Never
 }
@@ -56,22 +54,16 @@ extension Publishers.ReplaceError {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   typealias Targets = SubscribedTargets<Downstream>
 
-  @usableFromInline
   enum Phase {
     /// Upstream's subscription has not arrived, so neither has downstream's.
     case awaitingSubscription(Downstream)
@@ -81,15 +73,11 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     case terminal
   }
 
-  @usableFromInline
   struct State {
-    @usableFromInline
     var phase: Phase
     /// Demand requested by downstream and not yet used.
-    @usableFromInline
     var demand = Subscribers.Demand.none
 
-    @inlinable
     init(phase: Phase) {
       self.phase = phase
     }
@@ -97,7 +85,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   /// What to do once the lock is released. The targets taken out of the phase go with it, so
   /// that they are released after the lock.
-  @usableFromInline
   enum Action {
     case nothing
     case forward(Targets)
@@ -107,20 +94,14 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   }
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<State>
-  @usableFromInline
   let output: Input
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (ReplaceErrorInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, output: Input) {
     census = CensusToken(ReplaceErrorInner.self, inheritingFrom: downstream)
     state = Locked(State(phase: .awaitingSubscription(downstream)))
@@ -128,16 +109,12 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     handle = SubscriptionRequest.dispatcher()
   }
 
-  @usableFromInline
   var description: String { "ReplaceError" }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-  @usableFromInline
   var playgroundDescription: Any { description }
 
   // MARK: Subscriber
 
-  @inlinable
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
@@ -151,7 +128,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     downstream.receive(subscription: self)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     guard
       let more = state.withRetained(
@@ -172,7 +148,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     return more
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let action = state.withLock { state -> Action in
       // What comes after a failure held for want of demand (a finish too) is ignored, as in
@@ -200,17 +175,14 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   // MARK: Subscription
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let action = state.withLock { state -> Action in
@@ -238,7 +210,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
   }
 
-  @inlinable
   func handleCancel() {
     // Taken out, so that what the phase held is released after the lock. A cancel before the
     // subscription is ignored, as in Combine: nobody can cancel before it is handed on.
@@ -250,7 +221,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     if case .active(let targets) = ended { targets.upstream.cancel() }
   }
 
-  @inlinable
   func deliverReplacement(to downstream: Downstream) {
     _ = downstream.receive(output)
     downstream.receive(completion: .finished)
@@ -268,7 +238,6 @@ extension Publisher {
   ///     .replaceError(with: [])
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func replaceError(with output: Output) -> Publishers.ReplaceError<Self> {
     Publishers.ReplaceError(upstream: self, output: output)
   }

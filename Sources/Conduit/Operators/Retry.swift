@@ -27,14 +27,13 @@ extension Publishers {
 
     /// Creates a publisher that attempts to recreate its subscription to a failed upstream
     /// publisher.
-    @inlinable
     public init(upstream: Upstream, retries: Int?) {
       self.upstream = upstream
       self.retries = retries
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       Inner(upstream: upstream, retries: retries, downstream: subscriber).start()
     }
@@ -44,14 +43,12 @@ extension Publishers {
 extension Publishers.Retry: Equatable where Upstream: Equatable {}
 
 extension Publishers.Retry {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = RetryInner<RetryTypes<Upstream, Downstream>>
   where Downstream.Input == Upstream.Output, Downstream.Failure == Upstream.Failure
 }
 
 /// The types `retry`'s subscriber works with: an `OperatorLink` that also names the publisher it
 /// subscribes to again after each failure.
-@usableFromInline
 protocol RetryLink: OperatorLink {
   /// The publisher subscribed to, again after each failure.
   associatedtype Upstream: Publisher where Upstream.Output == Input, Upstream.Failure == Failure
@@ -59,11 +56,8 @@ protocol RetryLink: OperatorLink {
 
 /// The `RetryLink` of a subscriber to `Upstream` that sends on to `Downstream`. Never
 /// instantiated.
-@usableFromInline
 enum RetryTypes<Upstream: Publisher, Downstream: Subscriber>: RetryLink {
-  @usableFromInline
   typealias Input = Upstream.Output
-  @usableFromInline
   typealias Failure = Upstream.Failure
 }
 
@@ -79,12 +73,9 @@ enum RetryTypes<Upstream: Publisher, Downstream: Subscriber>: RetryLink {
 /// A subscription to the upstream may fail before `subscribe` returns, and the failure asks for
 /// the next subscription; `loop` lets the call that is already subscribing make it, so that many
 /// retries do not grow the stack.
-@usableFromInline
 struct RetryStateMachine<Upstream, Downstream: Subscriber> {
-  @usableFromInline
   typealias Targets = SubscribedTargets<Downstream>
 
-  @usableFromInline
   enum State {
     /// The upstream is being subscribed to for the first time; its subscription has not arrived,
     /// and the downstream has not got its own.
@@ -101,7 +92,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
 
   /// Whether a call is running the subscription loop (`subscribe`, then `nextSubscription` until
   /// it says to leave).
-  @usableFromInline
   enum Loop {
     /// No call is subscribing to the upstream: a failure subscribes again itself.
     case idle
@@ -113,7 +103,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What the call running the subscription loop does next.
-  @usableFromInline
   enum LoopAction {
     /// Subscribe to the upstream, then ask again.
     case subscribe(Upstream)
@@ -122,7 +111,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What to do with a subscription from the upstream.
-  @usableFromInline
   enum SubscriptionAction {
     /// The first subscription to arrive: hand the retry's subscription to the downstream.
     case handDown(Downstream)
@@ -135,7 +123,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What to do with a value from the upstream.
-  @usableFromInline
   enum ValueAction {
     /// Hand the value to the downstream of the current subscription's targets.
     case deliver(Targets)
@@ -149,7 +136,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What to do once the upstream has completed.
-  @usableFromInline
   enum CompletionAction {
     /// Not the stream's completion (one that comes while subscribing again, or after the end):
     /// nothing.
@@ -166,7 +152,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What to do with demand the downstream asked for, once counted.
-  @usableFromInline
   enum RequestAction {
     /// Ask the upstream subscription of these targets for it.
     case forward(Targets)
@@ -176,7 +161,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// What to do with the downstream's cancel.
-  @usableFromInline
   enum CancelAction {
     /// Already ended: nothing.
     case none
@@ -185,18 +169,13 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
     case cancel(Targets?, ended: State)
   }
 
-  @usableFromInline
   var state: State
-  @usableFromInline
   var loop = Loop.idle
   /// What the downstream asked for and has not received yet.
-  @usableFromInline
   var demand = Subscribers.Demand.none
   /// Retries left; `nil` when they never run out.
-  @usableFromInline
   var retriesLeft: Int?
 
-  @inlinable
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     state = .awaitingFirstSubscription(upstream, downstream)
     // A negative count never runs out, as in Combine.
@@ -206,13 +185,11 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   // MARK: Subscribing
 
   /// The subscription starts: this call runs the subscription loop.
-  @inlinable
   mutating func start() -> LoopAction {
     subscribeAgain()
   }
 
   /// Asked by the call running the subscription loop after each subscription.
-  @inlinable
   mutating func nextSubscription() -> LoopAction {
     guard case .resubscriptionPending = loop, case .resubscribing = state else {
       loop = .idle
@@ -223,7 +200,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
 
   /// The caller runs the subscription loop, and subscribes to the upstream unless the stream has
   /// ended.
-  @inlinable
   mutating func subscribeAgain() -> LoopAction {
     switch state {
     case .awaitingFirstSubscription(let upstream, _), .subscribed(let upstream, _), .resubscribing(let upstream, _, _):
@@ -238,7 +214,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   // MARK: Upstream
 
   /// A subscription from the upstream.
-  @inlinable
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
     switch state {
     case .awaitingFirstSubscription(let upstream, let downstream):
@@ -254,7 +229,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// A value from the upstream, counted against the demand.
-  @inlinable
   mutating func receiveValue() -> ValueAction {
     switch state {
     case .subscribed(_, let targets):
@@ -271,7 +245,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   /// The upstream completed: a failure, while retries remain, subscribes again; anything else
   /// ends the stream. As in Combine, a completion before the first subscription counts as any
   /// other.
-  @inlinable
   mutating func receiveCompletion(failed: Bool) -> CompletionAction {
     let failedTargets: Targets?
     let upstream: Upstream
@@ -304,7 +277,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
 
   /// Demand the downstream asked for, by a request or by what it returned for a value: counted
   /// until the end, and asked of the current subscription.
-  @inlinable
   mutating func request(_ more: Subscribers.Demand) -> RequestAction {
     switch state {
     case .subscribed(_, let targets):
@@ -319,7 +291,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// The downstream cancelled: the stream ends.
-  @inlinable
   mutating func cancel() -> CancelAction {
     let ended = end()
     switch ended {
@@ -330,7 +301,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// Counts one value against the demand; `false` if there was no demand for it.
-  @inlinable
   mutating func takeOne() -> Bool {
     guard demand != .none else { return false }
     if demand != .unlimited { demand -= 1 }
@@ -338,7 +308,6 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
   }
 
   /// Ends the stream: returns what it held, to be let go of after the lock.
-  @inlinable
   mutating func end() -> State {
     var ended = State.terminal
     swap(&ended, &state)
@@ -358,54 +327,38 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
 ///
 /// Generic over one `RetryLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 final class RetryInner<Types: RetryLink>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
-  @usableFromInline
   typealias Upstream = Types.Upstream
-  @usableFromInline
   typealias Machine = RetryStateMachine<Upstream, Downstream>
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<Machine>
-  @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
   let handle: (RetryInner, SubscriptionRequest) -> Void
 
-  @usableFromInline
   var description: String { "Retry" }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     census = CensusToken(RetryInner.self, inheritingFrom: downstream)
     state = Locked(Machine(upstream: upstream, retries: retries, downstream: downstream))
     handle = SubscriptionRequest.dispatcher()
   }
 
-  @inlinable
   func start() {
     run(state.withLock { $0.start() })
   }
 
   /// Runs the subscription loop: subscribes while the machine asks for another subscription.
-  @inlinable
   func run(_ first: Machine.LoopAction) {
     var next = first
     while case .subscribe(let upstream) = next {
@@ -416,7 +369,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: Upstream
 
-  @inlinable
   func receive(subscription: any Subscription) {
     switch state.withLock({ $0.receive(subscription: subscription) }) {
     case .handDown(let downstream): downstream.receive(subscription: self)
@@ -426,7 +378,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     }
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let more: Subscribers.Demand
     switch state.withLock({ $0.receiveValue() }) {
@@ -448,7 +399,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return .none
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     let failed = if case .failure = completion { true } else { false }
     // The failed subscription's targets leave with the action, after the lock.
@@ -464,24 +414,20 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: Downstream
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     handle(self, .demand(demand))
   }
 
-  @usableFromInline
   func cancel() {
     handle(self, .cancel)
   }
 
-  @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     ask(demand)
   }
 
   /// Counts demand the downstream asked for, and asks the current subscription for it.
-  @inlinable
   func ask(_ demand: Subscribers.Demand) {
     state.withRetained(
       { state -> Machine.Targets? in
@@ -491,7 +437,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       then: { $0.upstream.request(demand) })
   }
 
-  @inlinable
   func handleCancel() {
     // What the stream held leaves with the action, after the lock: the downstream's deinit may
     // run arbitrary code.
@@ -511,7 +456,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter retries: The number of times to attempt to recreate the subscription.
-  @inlinable
   public func retry(_ retries: Int) -> Publishers.Retry<Self> {
     Publishers.Retry(upstream: self, retries: retries)
   }

@@ -30,7 +30,6 @@ extension Publishers {
 
     /// Creates a publisher that receives elements from an upstream publisher on a specific
     /// scheduler.
-    @inlinable
     public init(upstream: Upstream, scheduler: Context, options: Context.SchedulerOptions?) {
       self.upstream = upstream
       self.scheduler = scheduler
@@ -39,7 +38,6 @@ extension Publishers {
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it. The
     /// subscription to the upstream happens later, on the scheduler.
-    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let inner = SubscribeOnInner(downstream: subscriber, scheduler: scheduler, options: options)
       let upstream = upstream
@@ -59,7 +57,6 @@ extension Publisher {
   ///   .subscribe(on: DispatchQueue.global())
   ///   .sink { print($0) }   // 1, 2, 3, on a global queue
   /// ```
-  @inlinable
   public func subscribe<S: Scheduler>(
     on scheduler: S, options: S.SchedulerOptions? = nil
   ) -> Publishers.SubscribeOn<Self, S> {
@@ -74,9 +71,7 @@ extension Publisher {
 /// would then reach the downstream during that call (DESIGN.md §2.3). So a request that runs on
 /// the scheduler while the downstream is taking its subscription is held, and the thread that
 /// handed the subscription down asks for it once that call has returned.
-@usableFromInline
 struct SubscribeOnStateMachine<Downstream> {
-  @usableFromInline
   enum Phase {
     case awaitingSubscription(Downstream)
     /// The downstream is inside `receive(subscription:)`; `held` is what was requested of the
@@ -87,17 +82,14 @@ struct SubscribeOnStateMachine<Downstream> {
     case terminal
   }
 
-  @usableFromInline
   var phase: Phase
 
-  @inlinable
   init(downstream: Downstream) {
     phase = .awaitingSubscription(downstream)
   }
 
   /// Upstream's subscription: the downstream to hand this subscription to, or `nil` when the
   /// subscription is not kept (the caller cancels it).
-  @inlinable
   mutating func receive(subscription: any Subscription) -> Downstream? {
     guard case .awaitingSubscription(let downstream) = phase else { return nil }
     phase = .handingDown(subscription, downstream, held: nil)
@@ -106,7 +98,6 @@ struct SubscribeOnStateMachine<Downstream> {
 
   /// The downstream's `receive(subscription:)` returned: the upstream and the demand held
   /// meanwhile, to ask for now; `nil` when nothing was held or the downstream cancelled.
-  @inlinable
   mutating func handedDown() -> (upstream: any Subscription, demand: Subscribers.Demand)? {
     guard case .handingDown(let upstream, let downstream, let held) = phase else { return nil }
     phase = .subscribed(upstream, downstream)
@@ -115,7 +106,6 @@ struct SubscribeOnStateMachine<Downstream> {
   }
 
   /// The downstream a value goes to, if the subscription is running.
-  @inlinable
   var valueTarget: Downstream? {
     switch phase {
     case .handingDown(_, let downstream, _), .subscribed(_, let downstream): downstream
@@ -124,7 +114,6 @@ struct SubscribeOnStateMachine<Downstream> {
   }
 
   /// The upstream a request goes to, on the scheduler, if the subscription is running.
-  @inlinable
   var requestTarget: (any Subscription)? {
     switch phase {
     case .handingDown(let upstream, _, _), .subscribed(let upstream, _): upstream
@@ -134,7 +123,6 @@ struct SubscribeOnStateMachine<Downstream> {
 
   /// A request runs on the scheduler: `true` when it is held, because the downstream is still
   /// taking its subscription; the caller asks the upstream otherwise.
-  @inlinable
   mutating func holdsRequest(_ demand: Subscribers.Demand) -> Bool {
     guard case .handingDown(let upstream, let downstream, let held) = phase else { return false }
     phase = .handingDown(upstream, downstream, held: (held ?? .none) + demand)
@@ -142,7 +130,6 @@ struct SubscribeOnStateMachine<Downstream> {
   }
 
   /// Upstream completed: the downstream to tell, now forgotten.
-  @inlinable
   mutating func receiveCompletion() -> Downstream? {
     guard let downstream = valueTarget else { return nil }
     phase = .terminal
@@ -151,7 +138,6 @@ struct SubscribeOnStateMachine<Downstream> {
 
   /// The downstream cancelled: the upstream to cancel on the scheduler and the downstream to
   /// release after the lock, both now forgotten.
-  @inlinable
   mutating func cancel() -> (upstream: any Subscription, downstream: Downstream)? {
     guard let upstream = requestTarget, let downstream = valueTarget else { return nil }
     phase = .terminal
@@ -161,35 +147,23 @@ struct SubscribeOnStateMachine<Downstream> {
 
 /// The subscription behind `subscribe(on:)`: passes values and the completion through, and
 /// hands each request and the cancel to the scheduler.
-@usableFromInline
 final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
-  @usableFromInline
   typealias Input = Downstream.Input
-  @usableFromInline
   typealias Failure = Downstream.Failure
 
   // Guarded by its own lock.
-  @usableFromInline
   let state: Locked<SubscribeOnStateMachine<Downstream>>
-  @usableFromInline
   let scheduler: Context
-  @usableFromInline
   let options: Context.SchedulerOptions?
-  @usableFromInline
   let census: CensusToken
 
-  @usableFromInline
   var description: String { "SubscribeOn" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
-  @inlinable
   init(downstream: Downstream, scheduler: Context, options: Context.SchedulerOptions?) {
     census = CensusToken(SubscribeOnInner.self, inheritingFrom: downstream)
     state = Locked(SubscribeOnStateMachine(downstream: downstream))
@@ -197,7 +171,6 @@ final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscr
     self.options = options
   }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     guard let downstream = state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
@@ -208,17 +181,14 @@ final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscr
     if let (upstream, demand) = state.withLock({ $0.handedDown() }) { upstream.request(demand) }
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     state.withLock { $0.valueTarget }?.receive(input) ?? .none
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     state.withLock { $0.receiveCompletion() }?.receive(completion: completion)
   }
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
     guard let upstream = state.withLock({ $0.requestTarget }) else { return }
     scheduler.schedule(options: options) { [self] in
@@ -227,7 +197,6 @@ final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscr
     }
   }
 
-  @usableFromInline
   func cancel() {
     guard let (upstream, downstream) = state.withLock({ $0.cancel() }) else { return }
     withExtendedLifetime(downstream) {}

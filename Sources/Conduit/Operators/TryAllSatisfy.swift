@@ -32,14 +32,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes whether all received elements pass the
     /// error-throwing predicate.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(
@@ -74,7 +73,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that evaluates each received element. Return `true` to
   ///   continue, or `false` to cancel the upstream and complete. The closure may throw.
-  @inlinable
   public func tryAllSatisfy(_ predicate: @escaping (Output) throws -> Bool) -> Publishers.TryAllSatisfy<Self> {
     Publishers.TryAllSatisfy(upstream: self, predicate: predicate)
   }

@@ -30,14 +30,13 @@ extension Publishers {
 
     /// Creates a publisher that handles errors from an upstream publisher by replacing the
     /// failed publisher with another publisher or by throwing an error.
-    @inlinable
     public init(upstream: Upstream, handler: @escaping (Upstream.Failure) throws -> NewPublisher) {
       self.upstream = upstream
       self.handler = handler
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let handler = self.handler
       upstream.subscribe(
@@ -51,7 +50,6 @@ extension Publishers {
 }
 
 extension Publishers.TryCatch {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = CatchSubscription<
     CatchTypes<Upstream.Output, Upstream.Failure, NewPublisher, Downstream>
   >
@@ -73,7 +71,6 @@ extension Publisher {
   ///
   /// - Parameter handler: A throwing closure that accepts the upstream failure as input. It
   ///   returns a publisher to replace the upstream publisher, or throws to fail with a new error.
-  @inlinable
   public func tryCatch<P: Publisher>(_ handler: @escaping (Failure) throws -> P) -> Publishers.TryCatch<Self, P>
   where Output == P.Output {
     Publishers.TryCatch(upstream: self, handler: handler)

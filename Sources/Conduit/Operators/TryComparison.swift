@@ -29,7 +29,6 @@ extension Publishers {
 
     /// Creates a publisher that publishes the greatest element of upstream by the
     /// error-throwing `areInIncreasingOrder`.
-    @inlinable
     public init(
       upstream: Upstream, areInIncreasingOrder: @escaping (Upstream.Output, Upstream.Output) throws -> Bool
     ) {
@@ -38,7 +37,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let areInIncreasingOrder = self.areInIncreasingOrder
       upstream.subscribe(
@@ -75,7 +74,6 @@ extension Publisher {
   ///
   /// - Parameter areInIncreasingOrder: A throwing closure that receives two elements and
   ///   returns `true` if they are in increasing order.
-  @inlinable
   public func tryMin(
     by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryComparison<Self> {
@@ -98,7 +96,6 @@ extension Publisher {
   ///
   /// - Parameter areInIncreasingOrder: A throwing closure that receives two elements and
   ///   returns `true` if they are in increasing order.
-  @inlinable
   public func tryMax(
     by areInIncreasingOrder: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryComparison<Self> {

@@ -29,14 +29,13 @@ extension Publishers {
 
     /// Creates a publisher that emits a Boolean value upon receiving an element that satisfies
     /// the throwing predicate closure.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Bool, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(
@@ -72,7 +71,6 @@ extension Publisher {
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a
   ///   Boolean value that indicates whether the element satisfies the closure's comparison
   ///   logic, or throws.
-  @inlinable
   public func tryContains(
     where predicate: @escaping (Output) throws -> Bool
   ) -> Publishers.TryContainsWhere<Self> {

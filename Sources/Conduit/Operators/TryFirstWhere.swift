@@ -28,14 +28,13 @@ extension Publishers {
 
     /// Creates a publisher that only publishes the first element of a stream to satisfy a
     /// throwing predicate closure.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(
@@ -69,7 +68,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element as a parameter and returns a
   ///   Boolean value that indicates whether to publish the element, or throws.
-  @inlinable
   public func tryFirst(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryFirstWhere<Self> {
     Publishers.TryFirstWhere(upstream: self, predicate: predicate)
   }

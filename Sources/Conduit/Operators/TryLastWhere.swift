@@ -27,14 +27,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes the last element of the stream that satisfies an
     /// error-throwing predicate closure, once the stream finishes.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let predicate = self.predicate
       upstream.subscribe(
@@ -67,7 +66,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element as its parameter and returns a
   ///   Boolean value that indicates whether to publish the element, or throws.
-  @inlinable
   public func tryLast(where predicate: @escaping (Output) throws -> Bool) -> Publishers.TryLastWhere<Self> {
     Publishers.TryLastWhere(upstream: self, predicate: predicate)
   }

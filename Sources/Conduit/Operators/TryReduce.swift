@@ -28,7 +28,6 @@ extension Publishers {
 
     /// Creates a publisher that applies an error-throwing closure to all received elements and
     /// produces an accumulated value when the upstream publisher finishes.
-    @inlinable
     public init(
       upstream: Upstream, initial: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
     ) {
@@ -38,7 +37,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       let nextPartialResult = self.nextPartialResult
       upstream.subscribe(
@@ -73,7 +72,6 @@ extension Publisher {
   ///   - initialResult: The value that the closure receives the first time it's called.
   ///   - nextPartialResult: An error-throwing closure that takes the previously accumulated
   ///     value and the next element from upstream to produce a new value.
-  @inlinable
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
   ) -> Publishers.TryReduce<Self, T> {
