@@ -35,7 +35,6 @@ extension Publishers {
 
     /// Creates a publisher that delays delivery of elements and completion to the downstream
     /// receiver.
-    @inlinable
     public init(
       upstream: Upstream, interval: Context.SchedulerTimeType.Stride, tolerance: Context.SchedulerTimeType.Stride,
       scheduler: Context, options: Context.SchedulerOptions? = nil
@@ -48,7 +47,6 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(
         ScheduledDeliveryInner(
@@ -75,7 +73,6 @@ extension Publisher {
   ///     scheduler's `minimumTolerance`.
   ///   - scheduler: The scheduler to deliver the delayed events.
   ///   - options: Options relevant to the scheduler's behavior.
-  @inlinable
   public func delay<S: Scheduler>(
     for interval: S.SchedulerTimeType.Stride, tolerance: S.SchedulerTimeType.Stride? = nil, scheduler: S,
     options: S.SchedulerOptions? = nil

@@ -20,14 +20,13 @@ extension Publishers {
     public let predicate: (Upstream.Output) -> Bool
 
     /// Creates a publisher that omits elements from `upstream` until `predicate` returns false.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
@@ -35,7 +34,6 @@ extension Publishers {
 }
 
 extension Publishers.DropWhile {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
@@ -43,33 +41,23 @@ extension Publishers.DropWhile {
 extension Publishers.DropWhile {
   /// Swallows values while the predicate holds, asking upstream for one more in place of each;
   /// once a value passes, the predicate is released and is never asked again.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = Upstream.Failure
 
     // `nil` once a value has passed.
-    @usableFromInline
     var predicate: ((Upstream.Output) -> Bool)?
 
-    @inlinable
     init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
 
-    @usableFromInline
     static var name: String { "DropWhile" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .dropping }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
 
-    @inlinable
     static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
-    @inlinable
     mutating func step(_ input: Upstream.Output) throws(Upstream.Failure) -> FallibleStepResult<Upstream.Output> {
       if let predicate {
         if predicate(input) { return .drop }
@@ -94,7 +82,6 @@ extension Publisher {
   /// ```
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to drop it.
-  @inlinable
   public func drop(while predicate: @escaping (Output) -> Bool) -> Publishers.DropWhile<Self> {
     Publishers.DropWhile(upstream: self, predicate: predicate)
   }

@@ -17,18 +17,16 @@ extension Publishers {
     /// The publisher from which this publisher receives elements.
     public let upstream: Upstream
 
-    @usableFromInline
     let encoder: Coder
 
     /// Creates a publisher that encodes elements received from `upstream` with `encoder`.
-    @inlinable
     public init(upstream: Upstream, encoder: Coder) {
       self.upstream = upstream
       self.encoder = encoder
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(encoder: encoder)))
     }
@@ -36,38 +34,28 @@ extension Publishers {
 }
 
 extension Publishers.Encode {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.Encode {
   /// Encodes each value; an encoding error fails the stream.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
-    @usableFromInline
     let encoder: Coder
 
-    @inlinable
     init(encoder: Coder) { self.encoder = encoder }
 
-    @usableFromInline
     static var name: String { "Encode" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .coding }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream), ("finished", inner.finished), ("upstreamSubscription", inner.upstream)]
     }
 
-    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Coder.Output> {
       .emit(try encoder.encode(input))
     }
@@ -89,7 +77,6 @@ extension Publisher where Output: Encodable {
   /// ```
   ///
   /// - Parameter encoder: An encoder that implements the ``TopLevelEncoder`` protocol.
-  @inlinable
   public func encode<Coder: TopLevelEncoder>(encoder: Coder) -> Publishers.Encode<Self, Coder> {
     Publishers.Encode(upstream: self, encoder: encoder)
   }

@@ -23,13 +23,12 @@ extension Publishers {
 
     /// Creates a publisher that ignores all upstream elements, but passes along the upstream
     /// publisher's completion state.
-    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Never, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -37,7 +36,6 @@ extension Publishers {
 }
 
 extension Publishers.IgnoreOutput {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = IgnoreOutputInner<Link<Upstream.Output, Failure, Downstream>>
   where Downstream.Input == Never, Downstream.Failure == Failure
 }
@@ -45,51 +43,38 @@ extension Publishers.IgnoreOutput {
 /// Forwards the upstream subscription untouched, asks it for everything, drops each value and
 /// passes the completion on: like `map`, it keeps no state, takes no lock and allocates nothing
 /// of its own. Being a struct, it lives inside the upstream's subscription.
-@usableFromInline
 struct IgnoreOutputInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Never, Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
   }
 
-  @usableFromInline
   var description: String { "IgnoreOutput" }
 
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
 
-  @usableFromInline
   var playgroundDescription: Any { description }
 
   /// As in Combine, every subscription, a second one too, goes downstream and is asked for
   /// everything; the subscriber's own requests reach upstream before that one.
-  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
     subscription.request(.unlimited)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     .none
   }
 
   /// Passes on every completion, as Combine does, even one that arrives before the subscription.
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }
@@ -106,7 +91,6 @@ extension Publisher {
   ///     .ignoreOutput()
   ///     .sink(receiveCompletion: { print("done: \($0)") }, receiveValue: { _ in })
   /// ```
-  @inlinable
   public func ignoreOutput() -> Publishers.IgnoreOutput<Self> {
     Publishers.IgnoreOutput(upstream: self)
   }

@@ -16,14 +16,13 @@ extension Publishers {
     /// The key path of a property to publish.
     public let keyPath: KeyPath<Upstream.Output, Output>
 
-    @inlinable
     init(upstream: Upstream, keyPath: KeyPath<Upstream.Output, Output>) {
       self.upstream = upstream
       self.keyPath = keyPath
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath: keyPath))
     }
@@ -31,7 +30,6 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = MapKeyPathInner<Link<Upstream.Output, Upstream.Failure, Downstream>>
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
 }
@@ -41,48 +39,34 @@ extension Publishers.MapKeyPath {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-@usableFromInline
 struct MapKeyPathInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let keyPath: KeyPath<Input, Downstream.Input>
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(downstream: Downstream, keyPath: KeyPath<Input, Downstream.Input>) {
     self.downstream = downstream
     self.keyPath = keyPath
   }
 
-  @usableFromInline
   var description: String { "ValueForKey" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: ["keyPath": keyPath]) }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive(input[keyPath: keyPath])
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }
@@ -97,7 +81,6 @@ extension Publisher {
   ///     .map(\.x)
   ///     .sink { print($0) }   // 1
   /// ```
-  @inlinable
   public func map<T>(_ keyPath: KeyPath<Output, T>) -> Publishers.MapKeyPath<Self, T> {
     Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
   }

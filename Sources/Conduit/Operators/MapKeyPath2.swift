@@ -22,7 +22,6 @@ extension Publishers {
     /// The key path of a second property to publish.
     public let keyPath1: KeyPath<Upstream.Output, Output1>
 
-    @inlinable
     init(
       upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>
     ) {
@@ -32,7 +31,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1))
     }
@@ -40,7 +39,6 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath2 {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> =
     MapKeyPath2Inner<MapKeyPath2Types<Upstream.Output, Upstream.Failure, Output0, Output1, Downstream>>
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
@@ -48,7 +46,6 @@ extension Publishers.MapKeyPath2 {
 
 /// The types the subscriber of `map(_:_:)` works with: an `OperatorLink` that also names the
 /// types of the two key paths' values.
-@usableFromInline
 protocol MapKeyPath2Link: OperatorLink {
   /// The type of the first key path's value.
   associatedtype Output0
@@ -58,7 +55,6 @@ protocol MapKeyPath2Link: OperatorLink {
 
 /// The `MapKeyPath2Link` of a subscriber that reads two key paths of `Input` and sends on to
 /// `Downstream`. Never instantiated.
-@usableFromInline
 enum MapKeyPath2Types<Input, Failure: Error, Output0, Output1, Downstream: Subscriber>: MapKeyPath2Link {}
 
 /// Forwards the upstream subscription untouched and reads both key paths of each value; no
@@ -66,27 +62,18 @@ enum MapKeyPath2Types<Input, Failure: Error, Output0, Output1, Downstream: Subsc
 ///
 /// Generic over one `MapKeyPath2Link`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
-@usableFromInline
 struct MapKeyPath2Inner<Types: MapKeyPath2Link>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == (Types.Output0, Types.Output1), Types.Downstream.Failure == Types.Failure {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let keyPath0: KeyPath<Input, Types.Output0>
-  @usableFromInline
   let keyPath1: KeyPath<Input, Types.Output1>
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(
     downstream: Downstream, keyPath0: KeyPath<Input, Types.Output0>, keyPath1: KeyPath<Input, Types.Output1>
   ) {
@@ -95,24 +82,18 @@ where Types.Downstream.Input == (Types.Output0, Types.Output1), Types.Downstream
     self.keyPath1 = keyPath1
   }
 
-  @usableFromInline
   var description: String { "ValueForKeys" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1]) }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1]))
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }
@@ -127,7 +108,6 @@ extension Publisher {
   ///     .map(\.x, \.y)
   ///     .sink { print($0.0 + $0.1) }   // 3
   /// ```
-  @inlinable
   public func map<T0, T1>(
     _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>
   ) -> Publishers.MapKeyPath2<Self, T0, T1> {

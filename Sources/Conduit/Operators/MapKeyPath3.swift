@@ -25,7 +25,6 @@ extension Publishers {
     /// The key path of a third property to publish.
     public let keyPath2: KeyPath<Upstream.Output, Output2>
 
-    @inlinable
     init(
       upstream: Upstream, keyPath0: KeyPath<Upstream.Output, Output0>, keyPath1: KeyPath<Upstream.Output, Output1>,
       keyPath2: KeyPath<Upstream.Output, Output2>
@@ -37,7 +36,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2))
     }
@@ -45,7 +44,6 @@ extension Publishers {
 }
 
 extension Publishers.MapKeyPath3 {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> =
     MapKeyPath3Inner<MapKeyPath3Types<Upstream.Output, Upstream.Failure, Output0, Output1, Output2, Downstream>>
   where Downstream.Input == Output, Downstream.Failure == Upstream.Failure
@@ -53,7 +51,6 @@ extension Publishers.MapKeyPath3 {
 
 /// The types the subscriber of `map(_:_:_:)` works with: an `OperatorLink` that also names the
 /// types of the three key paths' values.
-@usableFromInline
 protocol MapKeyPath3Link: OperatorLink {
   /// The type of the first key path's value.
   associatedtype Output0
@@ -65,7 +62,6 @@ protocol MapKeyPath3Link: OperatorLink {
 
 /// The `MapKeyPath3Link` of a subscriber that reads three key paths of `Input` and sends on to
 /// `Downstream`. Never instantiated.
-@usableFromInline
 enum MapKeyPath3Types<Input, Failure: Error, Output0, Output1, Output2, Downstream: Subscriber>: MapKeyPath3Link {}
 
 /// Forwards the upstream subscription untouched and reads the three key paths of each value;
@@ -73,32 +69,22 @@ enum MapKeyPath3Types<Input, Failure: Error, Output0, Output1, Output2, Downstre
 ///
 /// Generic over one `MapKeyPath3Link`, so that a pipeline repeating the operator stays
 /// specialized (see `OperatorLink`).
-@usableFromInline
 struct MapKeyPath3Inner<Types: MapKeyPath3Link>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where
   Types.Downstream.Input == (Types.Output0, Types.Output1, Types.Output2),
   Types.Downstream.Failure == Types.Failure
 {
-  @usableFromInline
   typealias Input = Types.Input
-  @usableFromInline
   typealias Failure = Types.Failure
-  @usableFromInline
   typealias Downstream = Types.Downstream
 
-  @usableFromInline
   let downstream: Downstream
-  @usableFromInline
   let keyPath0: KeyPath<Input, Types.Output0>
-  @usableFromInline
   let keyPath1: KeyPath<Input, Types.Output1>
-  @usableFromInline
   let keyPath2: KeyPath<Input, Types.Output2>
-  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
-  @inlinable
   init(
     downstream: Downstream, keyPath0: KeyPath<Input, Types.Output0>, keyPath1: KeyPath<Input, Types.Output1>,
     keyPath2: KeyPath<Input, Types.Output2>
@@ -109,26 +95,20 @@ where
     self.keyPath2 = keyPath2
   }
 
-  @usableFromInline
   var description: String { "ValueForKeys" }
-  @usableFromInline
   var playgroundDescription: Any { description }
-  @usableFromInline
   var customMirror: Mirror {
     Mirror(self, children: ["keyPath0": keyPath0, "keyPath1": keyPath1, "keyPath2": keyPath2])
   }
 
-  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive((input[keyPath: keyPath0], input[keyPath: keyPath1], input[keyPath: keyPath2]))
   }
 
-  @inlinable
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }
@@ -143,7 +123,6 @@ extension Publisher {
   ///     .map(\.x, \.y, \.z)
   ///     .sink { print($0.0 + $0.1 + $0.2) }   // 6
   /// ```
-  @inlinable
   public func map<T0, T1, T2>(
     _ keyPath0: KeyPath<Output, T0>, _ keyPath1: KeyPath<Output, T1>, _ keyPath2: KeyPath<Output, T2>
   ) -> Publishers.MapKeyPath3<Self, T0, T1, T2> {

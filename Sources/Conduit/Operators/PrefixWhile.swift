@@ -21,14 +21,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes elements of `upstream` while `predicate` returns
     /// true.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
@@ -36,41 +35,30 @@ extension Publishers {
 }
 
 extension Publishers.PrefixWhile {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.PrefixWhile {
   /// Republishes values while the predicate holds; at the first it rejects the stream finishes.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = Upstream.Failure
 
-    @usableFromInline
     let predicate: (Upstream.Output) -> Bool
 
-    @inlinable
     init(predicate: @escaping (Upstream.Output) -> Bool) { self.predicate = predicate }
 
-    @usableFromInline
     static var name: String { "PrefixWhile" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .filtering }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream)]
     }
 
-    @inlinable
     static func failure(_ failure: Upstream.Failure) -> Upstream.Failure { failure }
 
-    @inlinable
     func step(_ input: Upstream.Output) throws(Upstream.Failure) -> FallibleStepResult<Upstream.Output> {
       predicate(input) ? .emit(input) : .finish
     }
@@ -91,7 +79,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to republish it
   ///   and continue.
-  @inlinable
   public func prefix(while predicate: @escaping (Output) -> Bool) -> Publishers.PrefixWhile<Self> {
     Publishers.PrefixWhile(upstream: self, predicate: predicate)
   }

@@ -25,14 +25,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes all non-`nil` results of calling an error-throwing
     /// closure with each received element.
-    @inlinable
     public init(upstream: Upstream, transform: @escaping (Upstream.Output) throws -> Output?) {
       self.upstream = upstream
       self.transform = transform
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(transform: transform)))
     }
@@ -47,7 +46,6 @@ extension Publishers.TryCompactMap {
   /// let fused: Publishers.TryCompactMap<PassthroughSubject<String, Never>, Int> =
   ///     subject.tryCompactMap { try parse($0) }.compactMap { $0 > 0 ? $0 : nil }
   /// ```
-  @inlinable
   public func compactMap<Result>(
     _ transform: @escaping (Output) throws -> Result?
   ) -> Publishers.TryCompactMap<Upstream, Result> {
@@ -57,7 +55,6 @@ extension Publishers.TryCompactMap {
 }
 
 extension Publishers.TryCompactMap {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
@@ -65,31 +62,22 @@ extension Publishers.TryCompactMap {
 extension Publishers.TryCompactMap {
   /// Republishes the non-`nil` results of the closure; a dropped value is replaced by asking
   /// upstream for one more.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
-    @usableFromInline
     let transform: (Upstream.Output) throws -> Output?
 
-    @inlinable
     init(transform: @escaping (Upstream.Output) throws -> Output?) { self.transform = transform }
 
-    @usableFromInline
     static var name: String { "TryCompactMap" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .filtering }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream)]
     }
 
-    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       guard let output = try transform(input) else { return .drop }
       return .emit(output)
@@ -108,7 +96,6 @@ extension Publisher {
   ///     .tryCompactMap { try romanNumeral(for: $0) }   // throws for 0
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
-  @inlinable
   public func tryCompactMap<T>(_ transform: @escaping (Output) throws -> T?) -> Publishers.TryCompactMap<Self, T> {
     Publishers.TryCompactMap(upstream: self, transform: transform)
   }

@@ -21,14 +21,13 @@ extension Publishers {
 
     /// Creates a publisher that omits elements from `upstream` until `predicate` returns false
     /// or throws.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
@@ -36,7 +35,6 @@ extension Publishers {
 }
 
 extension Publishers.TryDropWhile {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
@@ -44,30 +42,21 @@ extension Publishers.TryDropWhile {
 extension Publishers.TryDropWhile {
   /// Swallows values while the predicate holds, asking upstream for one more in place of each;
   /// once a value passes, the predicate is released and is never asked again.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
     // `nil` once a value has passed.
-    @usableFromInline
     var predicate: ((Upstream.Output) throws -> Bool)?
 
-    @inlinable
     init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
-    @usableFromInline
     static var name: String { "TryDropWhile" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .dropping }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] { [] }
 
-    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       if let predicate {
         if try predicate(input) { return .drop }
@@ -97,7 +86,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to drop it, or
   ///   throws to fail the stream.
-  @inlinable
   public func tryDrop(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryDropWhile<Self> {
     Publishers.TryDropWhile(upstream: self, predicate: predicate)
   }

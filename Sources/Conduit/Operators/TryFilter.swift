@@ -25,14 +25,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes all elements that match a provided error-throwing
     /// closure.
-    @inlinable
     public init(upstream: Upstream, isIncluded: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.isIncluded = isIncluded
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(isIncluded: isIncluded)))
     }
@@ -47,7 +46,6 @@ extension Publishers.TryFilter {
   /// let fused: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
   ///     subject.tryFilter { try isAllowed($0) }.filter { $0 > 0 }
   /// ```
-  @inlinable
   public func filter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
     let first = self.isIncluded
     return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -60,7 +58,6 @@ extension Publishers.TryFilter {
   /// let fused: Publishers.TryFilter<PassthroughSubject<Int, Never>> =
   ///     subject.tryFilter { try isAllowed($0) }.tryFilter { try isFresh($0) }
   /// ```
-  @inlinable
   public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Upstream> {
     let first = self.isIncluded
     return Publishers.TryFilter(upstream: upstream) { try first($0) && isIncluded($0) }
@@ -68,7 +65,6 @@ extension Publishers.TryFilter {
 }
 
 extension Publishers.TryFilter {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
@@ -76,31 +72,22 @@ extension Publishers.TryFilter {
 extension Publishers.TryFilter {
   /// Republishes the values the closure includes; a value filtered out is replaced by asking
   /// upstream for one more.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
-    @usableFromInline
     let isIncluded: (Upstream.Output) throws -> Bool
 
-    @inlinable
     init(isIncluded: @escaping (Upstream.Output) throws -> Bool) { self.isIncluded = isIncluded }
 
-    @usableFromInline
     static var name: String { "TryFilter" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .filtering }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream)]
     }
 
-    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       try isIncluded(input) ? .emit(input) : .drop
     }
@@ -117,7 +104,6 @@ extension Publisher {
   ///     .tryFilter { try isAllowed($0) }
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
-  @inlinable
   public func tryFilter(_ isIncluded: @escaping (Output) throws -> Bool) -> Publishers.TryFilter<Self> {
     Publishers.TryFilter(upstream: self, isIncluded: isIncluded)
   }

@@ -21,14 +21,13 @@ extension Publishers {
 
     /// Creates a publisher that republishes elements of `upstream` while `predicate` returns
     /// true, and fails if it throws.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Upstream.Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
@@ -36,38 +35,28 @@ extension Publishers {
 }
 
 extension Publishers.TryPrefixWhile {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryPrefixWhile {
   /// Republishes values while the predicate holds; at the first it rejects the stream finishes.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
-    @usableFromInline
     let predicate: (Upstream.Output) throws -> Bool
 
-    @inlinable
     init(predicate: @escaping (Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
-    @usableFromInline
     static var name: String { "TryPrefixWhile" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .filtering }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream)]
     }
 
-    @inlinable
     func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       try predicate(input) ? .emit(input) : .finish
     }
@@ -94,7 +83,6 @@ extension Publisher {
   ///
   /// - Parameter predicate: A closure that takes an element and returns whether to republish it
   ///   and continue, or throws to fail the stream.
-  @inlinable
   public func tryPrefix(while predicate: @escaping (Output) throws -> Bool) -> Publishers.TryPrefixWhile<Self> {
     Publishers.TryPrefixWhile(upstream: self, predicate: predicate)
   }

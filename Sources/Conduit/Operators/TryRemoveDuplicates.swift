@@ -24,14 +24,13 @@ extension Publishers {
 
     /// Creates a publisher that publishes only elements that don't match the previous element,
     /// as evaluated by a provided error-throwing closure.
-    @inlinable
     public init(upstream: Upstream, predicate: @escaping (Output, Output) throws -> Bool) {
       self.upstream = upstream
       self.predicate = predicate
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(Inner(downstream: subscriber, step: Step(predicate: predicate)))
     }
@@ -39,7 +38,6 @@ extension Publishers {
 }
 
 extension Publishers.TryRemoveDuplicates {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
@@ -47,34 +45,24 @@ extension Publishers.TryRemoveDuplicates {
 extension Publishers.TryRemoveDuplicates {
   /// Remembers the previous element and drops a value the closure finds equal to it, asking
   /// upstream for one more in its place.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
     // The element received last.
-    @usableFromInline
     var previous: Upstream.Output?
-    @usableFromInline
     let predicate: (Upstream.Output, Upstream.Output) throws -> Bool
 
-    @inlinable
     init(predicate: @escaping (Upstream.Output, Upstream.Output) throws -> Bool) { self.predicate = predicate }
 
-    @usableFromInline
     static var name: String { "TryRemoveDuplicates" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .filtering }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       [("downstream", inner.downstream), ("last", step?.previous as Any)]
     }
 
-    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Upstream.Output> {
       let last = previous
       previous = input
@@ -95,7 +83,6 @@ extension Publisher {
   ///     .tryRemoveDuplicates { try sameIgnoringCase($0, $1) }
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })   // a, b, finished
   /// ```
-  @inlinable
   public func tryRemoveDuplicates(
     by predicate: @escaping (Output, Output) throws -> Bool
   ) -> Publishers.TryRemoveDuplicates<Self> {

@@ -28,7 +28,6 @@ extension Publishers {
 
     /// Creates a publisher that accumulates the upstream elements with an error-throwing
     /// closure, publishing each intermediate result.
-    @inlinable
     public init(
       upstream: Upstream, initialResult: Output,
       nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output
@@ -39,7 +38,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == any Error {
       upstream.subscribe(
         Inner(
@@ -49,44 +48,33 @@ extension Publishers {
 }
 
 extension Publishers.TryScan {
-  @usableFromInline
   typealias Inner<Downstream: Subscriber> = FallibleInner<FallibleTypes<Step, Downstream>>
   where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure
 }
 
 extension Publishers.TryScan {
   /// Keeps the running result and publishes each new one.
-  @usableFromInline
   struct Step: FallibleStep {
-    @usableFromInline
     typealias UpstreamFailure = Upstream.Failure
-    @usableFromInline
     typealias Failure = any Error
 
-    @usableFromInline
     var result: Output
-    @usableFromInline
     let nextPartialResult: (Output, Upstream.Output) throws -> Output
 
-    @inlinable
     init(result: Output, nextPartialResult: @escaping (Output, Upstream.Output) throws -> Output) {
       self.result = result
       self.nextPartialResult = nextPartialResult
     }
 
-    @usableFromInline
     static var name: String { "TryScan" }
 
-    @inlinable
     static var kind: CombineSubscriptionKind { .accumulating }
 
-    @usableFromInline
     static func mirrorChildren(of step: Self?, _ inner: FallibleReflection) -> [Mirror.Child] {
       let result: Any = step.map { $0.result } ?? Output?.none as Any
       return [("downstream", inner.downstream), ("status", inner.status), ("result", result)]
     }
 
-    @inlinable
     mutating func step(_ input: Upstream.Output) throws -> FallibleStepResult<Output> {
       result = try nextPartialResult(result, input)
       return .emit(result)
@@ -105,7 +93,6 @@ extension Publisher {
   ///     .tryScan(0) { try checkedSum($0, $1) }
   ///     .sink(receiveCompletion: { print($0) }, receiveValue: { print($0) })
   /// ```
-  @inlinable
   public func tryScan<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Output) throws -> T
   ) -> Publishers.TryScan<Self, T> {
