@@ -20,17 +20,19 @@ extension Publishers {
     public let publishers: [Upstream]
 
     /// Creates a publisher that merges the given publishers.
+    @inlinable
     public init(_ upstream: Upstream...) {
       publishers = upstream
     }
 
     /// Creates a publisher that merges the publishers of a sequence.
+    @inlinable
     public init<S: Swift.Sequence>(_ upstream: S) where Upstream == S.Element {
       publishers = Array(upstream)
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let merge = MergeAttacher(subscriber, upstreamCount: publishers.count)
       for publisher in publishers {
@@ -43,6 +45,7 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.MergeMany(first, second).merge(with: third)
     /// ```
+    @inlinable
     public func merge(with other: Upstream) -> Publishers.MergeMany<Upstream> {
       Publishers.MergeMany(publishers + [other])
     }

@@ -16,12 +16,13 @@ extension Publishers {
     public let upstream: Upstream
 
     /// Creates a publisher that appears to send a specified failure type.
+    @inlinable
     public init(upstream: Upstream) {
       self.upstream = upstream
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inline(__always)
+    @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       upstream.subscribe(Inner(downstream: subscriber))
     }
@@ -32,6 +33,7 @@ extension Publishers {
     /// let p: Publishers.SetFailureType<PassthroughSubject<Int, Never>, MyError> =
     ///     subject.setFailureType(to: OtherError.self).setFailureType(to: MyError.self)
     /// ```
+    @inlinable
     public func setFailureType<E: Error>(to failure: E.Type) -> Publishers.SetFailureType<Upstream, E> {
       Publishers.SetFailureType(upstream: upstream)
     }
@@ -43,6 +45,7 @@ extension Publishers.SetFailureType: Equatable where Upstream: Equatable {}
 extension Publishers.SetFailureType: Sendable where Upstream: Sendable {}
 
 extension Publishers.SetFailureType {
+  @usableFromInline
   typealias Inner<Downstream: Subscriber> = SetFailureTypeInner<Link<Upstream.Output, Never, Downstream>>
   where Downstream.Input == Upstream.Output
 }
@@ -52,32 +55,45 @@ extension Publishers.SetFailureType {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
+@usableFromInline
 struct SetFailureTypeInner<Types: OperatorLink>: Subscriber, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.Input, Types.Failure == Never {
+  @usableFromInline
   typealias Input = Types.Input
+  @usableFromInline
   typealias Failure = Never
+  @usableFromInline
   typealias Downstream = Types.Downstream
 
+  @usableFromInline
   let downstream: Downstream
+  @usableFromInline
   let combineIdentifier = CombineIdentifier()
 
+  @inlinable
   init(downstream: Downstream) {
     self.downstream = downstream
   }
 
+  @usableFromInline
   var description: String { "SetFailureType" }
+  @usableFromInline
   var playgroundDescription: Any { description }
+  @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
+  @inlinable
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
 
+  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     downstream.receive(input)
   }
 
+  @inlinable
   func receive(completion: Subscribers.Completion<Never>) {
     downstream.receive(completion: .finished)
   }
@@ -91,6 +107,7 @@ extension Publisher where Failure == Never {
   /// let pub2 = CurrentValueSubject<Int, MyError>(0)
   /// let merged = pub1.combineLatest(pub2)
   /// ```
+  @inlinable
   public func setFailureType<E: Error>(to failureType: E.Type) -> Publishers.SetFailureType<Self, E> {
     Publishers.SetFailureType(upstream: self)
   }
