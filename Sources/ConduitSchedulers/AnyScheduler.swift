@@ -37,7 +37,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       -> any Cancellable
 
   /// Wraps `scheduler`.
-  @inlinable
   public init<S: Scheduler & Sendable>(_ scheduler: S)
   where S.SchedulerTimeType == SchedulerTimeType, S.SchedulerOptions == SchedulerOptions {
     if let erased = scheduler as? AnyScheduler {
@@ -53,7 +52,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// Creates a scheduler from closures, one per requirement: for schedulers written in place,
   /// such as a test double.
-  @inlinable
   public init(
     minimumTolerance: @escaping @Sendable () -> SchedulerTimeType.Stride,
     now: @escaping @Sendable () -> SchedulerTimeType,
@@ -74,21 +72,17 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   }
 
   /// The wrapped scheduler's current moment in time.
-  @inlinable
   public var now: SchedulerTimeType { nowReader() }
 
   /// The wrapped scheduler's minimum tolerance.
-  @inlinable
   public var minimumTolerance: SchedulerTimeType.Stride { minimumToleranceReader() }
 
   /// Performs the action on the wrapped scheduler at its next possible opportunity.
-  @inlinable
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     scheduleNow(options, action)
   }
 
   /// Performs the action on the wrapped scheduler at some time after `date`.
-  @inlinable
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
@@ -98,7 +92,6 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   /// Performs the action on the wrapped scheduler after `date`, every `interval`, until the
   /// returned `Cancellable` is cancelled.
-  @inlinable
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void
@@ -120,7 +113,6 @@ extension Scheduler where Self: Sendable {
   /// ```swift
   /// let scheduler: AnySchedulerOf<DispatchQueue> = DispatchQueue.main.eraseToAnyScheduler()
   /// ```
-  @inlinable
   public func eraseToAnyScheduler() -> AnyScheduler<SchedulerTimeType, SchedulerOptions> {
     AnyScheduler(self)
   }

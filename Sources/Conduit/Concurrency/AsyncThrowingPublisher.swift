@@ -39,20 +39,18 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   ///
   /// - Parameter publisher: An upstream publisher. The asynchronous publisher converts elements
   ///   received from this publisher into an asynchronous sequence.
-  @inlinable
   public init(_ publisher: P) {
     self.publisher = publisher
     policy = nil
   }
 
-  @inlinable
+  @usableFromInline
   init(_ publisher: P, policy: AsyncBufferingPolicy) {
     self.publisher = publisher
     self.policy = policy
   }
 
   /// Creates an iterator, subscribing to the publisher.
-  @inlinable
   public func makeAsyncIterator() -> Iterator {
     Iterator(
       publisher, limit: policy?.limit(for: AsyncIterationStateMachine<P.Output, P.Failure>.self) ?? .one)
@@ -71,7 +69,7 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     @usableFromInline
     let lifetime: AsyncIterationLifetime<P.Output, P.Failure>
 
-    @inlinable
+    @usableFromInline
     init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, P.Failure>.Limit) {
       let inner = AsyncIterationInner<P.Output, P.Failure>(limit: limit)
       lifetime = AsyncIterationLifetime(inner)
@@ -85,7 +83,6 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     /// var iterator = api.lines().values.makeAsyncIterator()
     /// let first = try await iterator.next()
     /// ```
-    @inlinable
     public mutating func next() async throws -> P.Output? {
       try await lifetime.inner.next(isolation: nil)
     }
@@ -98,7 +95,6 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
     ///     for try await line in lines.values { label = line }
     /// }
     /// ```
-    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> P.Output? {
       try await lifetime.inner.next(isolation: actor)
     }
@@ -119,7 +115,6 @@ extension Publisher {
   ///     print(line)
   /// }
   /// ```
-  @inlinable
   public var values: AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self)
   }
@@ -135,7 +130,6 @@ extension Publisher {
   ///     await handle(message)
   /// }
   /// ```
-  @inlinable
   public func values(bufferingPolicy policy: AsyncBufferingPolicy) -> AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self, policy: policy)
   }

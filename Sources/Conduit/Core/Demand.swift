@@ -195,7 +195,6 @@ extension Subscribers {
     }
 
     /// Whether a demand equals a count; `.unlimited` equals no integer.
-    @inlinable
     public static func == (lhs: Demand, rhs: Int) -> Bool {
       lhs.max == rhs
     }
@@ -207,7 +206,6 @@ extension Subscribers {
     }
 
     /// Whether a count equals a demand.
-    @inlinable
     public static func == (lhs: Int, rhs: Demand) -> Bool {
       rhs.max == lhs
     }

@@ -71,7 +71,6 @@ extension Publishers {
     public let c: C
 
     /// Creates a publisher that applies the combineLatest function to three upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -79,7 +78,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
       CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
@@ -143,7 +142,6 @@ extension Publishers {
 
 extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
   /// Two combinations are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b
   }
@@ -151,7 +149,6 @@ extension Publishers.CombineLatest: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable, C: Equatable {
   /// Two combinations are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
   }
@@ -159,7 +156,6 @@ extension Publishers.CombineLatest3: Equatable where A: Equatable, B: Equatable,
 
 extension Publishers.CombineLatest4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
   /// Two combinations are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
   }
@@ -201,7 +197,6 @@ extension Publisher {
   /// let cancellable = p1.combineLatest(p2, p3)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func combineLatest<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.CombineLatest3<Self, P, Q>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
     Publishers.CombineLatest3(self, publisher1, publisher2)
@@ -214,7 +209,6 @@ extension Publisher {
   /// let cancellable = p1.combineLatest(p2, p3) { a, b, c in "\(a)\(b)\(c)" }
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func combineLatest<P, Q, T>(
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
@@ -229,7 +223,6 @@ extension Publisher {
   /// let cancellable = p1.combineLatest(p2, p3, p4)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func combineLatest<P, Q, R>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R
   ) -> Publishers.CombineLatest4<Self, P, Q, R>
@@ -272,7 +265,7 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
     self.slots = slots
   }
 
-  @inlinable
+  @usableFromInline
   static var description: String { "CombineLatest" }
   @inlinable
   static var requestsOneAtATime: Bool { false }
@@ -296,7 +289,7 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
     progress.allFinished
   }
 
-  @inlinable
+  @usableFromInline
   mutating func release() {
     slots.removeAll()
   }

@@ -105,7 +105,7 @@ where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -116,7 +116,7 @@ where Types.Downstream.Failure == Types.Failure {
     return downstream.receive(output)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

@@ -151,7 +151,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   init() {}
 
   /// The upstream's subscription: whether to take it (the first one only).
-  @inlinable
+  @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .subscribed
@@ -230,7 +230,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. One before the subscription is ignored, as in Combine.
-  @inlinable
+  @usableFromInline
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .subscribed, .completing:
@@ -338,7 +338,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream?? in
       state.machine.receive(subscription: subscription) ? .some(state.downstream) : nil
@@ -365,7 +365,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     var dropped: Input?
     var cancelling: (any Cancellable)?
@@ -387,7 +387,7 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     state.withLock { $0.machine.request(demand) }
   }
 
-  @inlinable
+  @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()

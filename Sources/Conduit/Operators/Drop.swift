@@ -118,7 +118,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     handle = SubscriptionRequest.dispatcher()
   }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let ask = state.withLock { state -> Subscribers.Demand? in
       guard case .awaitingSubscription(let downstream, let pending) = state else { return nil }
@@ -157,7 +157,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     return downstream?.receive(input) ?? .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Taken out, so that what the state held is released after the lock.
     let ended = state.exchange(.terminal)
@@ -196,7 +196,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
       then: { $0.upstream.request(demand) })
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     // Taken out, so that the downstream and the upstream are released after the lock.
     let ended = state.exchange(.terminal)

@@ -81,7 +81,7 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let demand = state.withLock { state -> Subscribers.Demand? in
       guard case .awaiting = state.upstream, !state.terminal else { return nil }
@@ -119,7 +119,7 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
     return demand
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Downstream has had its subscription since the start: a completion arriving before
     // upstream's subscription goes on too, as in Combine.

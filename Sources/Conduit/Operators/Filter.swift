@@ -100,7 +100,7 @@ struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -110,7 +110,7 @@ struct FilterInner<Downstream: Subscriber>: Subscriber, CustomStringConvertible,
     isIncluded(input) ? downstream.receive(input) : .max(1)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

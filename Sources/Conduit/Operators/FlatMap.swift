@@ -356,7 +356,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// The downstream's cancel: the children and the upstream are cancelled, and the call that
   /// claims delivery lets the downstream go.
-  @inlinable
+  @usableFromInline
   mutating func cancel() -> Action {
     guard case .terminal = phase else {
       phase = .terminal
@@ -369,7 +369,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// other children and, after an inner failure, the upstream. (Combine leaves the upstream
   /// running after an inner failure, and the upstream keeps the failed subscription until it
   /// completes.)
-  @inlinable
+  @usableFromInline
   mutating func fail(_ error: Failure, child failed: Int?) -> Action {
     guard phase.isActive else { return .none }
     phase = .failing(error)
@@ -435,7 +435,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// replacement: children are bounded and more may come. (A `Bool` rather than the upstream
   /// itself: moving an optional subscription existential costs runtime calls, which the
   /// unbounded case, the usual one, should not pay per value.)
-  @inlinable
+  @usableFromInline
   mutating func finishScalarChild() -> Bool {
     scalarChildren -= 1
     return phase.takesUpstreamValues && maxPublishers != .unlimited
@@ -545,7 +545,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     guard let demand = state.withLock({ $0.receiveSubscription(subscription) }) else {
       subscription.cancel()
@@ -566,7 +566,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     perform(state.withLock { $0.outerCompletion(completion) })
   }
@@ -649,7 +649,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     if drains { drain(more: .none) }
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     perform(state.withLock { $0.cancel() })
   }

@@ -192,7 +192,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     handle = SubscriptionRequest.dispatcher()
   }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let arrival = state.withLock { state -> Arrival in
       switch state {
@@ -250,7 +250,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     return demand
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Taken out, so that the downstream and the closures are released after the lock. A
     // completion before the subscription passes through too, as in Combine.
@@ -308,7 +308,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     if forwarded == nil { handlersBeforeSubscription()?.receiveRequest?(demand) }
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     // Taken out rather than only dropped, so that the downstream and the closures, with whatever
     // they captured, are released after the lock, when the calls below return.

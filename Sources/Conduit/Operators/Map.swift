@@ -87,7 +87,7 @@ where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -97,7 +97,7 @@ where Types.Downstream.Failure == Types.Failure {
     downstream.receive(transform(input))
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

@@ -82,7 +82,7 @@ where Types.Downstream.Input == Types.Input {
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -92,7 +92,7 @@ where Types.Downstream.Input == Types.Input {
     downstream.receive(input)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion.mapFailure(transform))
   }

@@ -157,7 +157,6 @@ extension Publishers {
     public let c: C
 
     /// Creates a publisher created by applying the merge function to three upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -165,7 +164,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 3).attach(a).attach(b).attach(c)
     }
@@ -175,7 +174,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge3(p1, p2, p3).merge(with: p4)
     /// ```
-    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge4<A, B, C, P>
     where P: Publisher, C.Failure == P.Failure, C.Output == P.Output {
       Publishers.Merge4(a, b, c, other)
@@ -186,7 +184,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge3(p1, p2, p3).merge(with: p4, p5)
     /// ```
-    @inlinable
     public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge5<A, B, C, Z, Y>
     where
       Z: Publisher, Y: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure,
@@ -200,7 +197,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge3(p1, p2, p3).merge(with: p4, p5, p6)
     /// ```
-    @inlinable
     public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge6<A, B, C, Z, Y, X>
     where
       Z: Publisher, Y: Publisher, X: Publisher, C.Failure == Z.Failure, C.Output == Z.Output, Z.Failure == Y.Failure,
@@ -214,7 +210,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge3(p1, p2, p3).merge(with: p4, p5, p6, p7)
     /// ```
-    @inlinable
     public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge7<A, B, C, Z, Y, X, W>
     where
       Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, C.Failure == Z.Failure, C.Output == Z.Output,
@@ -229,7 +224,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge3(p1, p2, p3).merge(with: p4, p5, p6, p7, p8)
     /// ```
-    @inlinable
     public func merge<Z, Y, X, W, V>(
       with z: Z, _ y: Y, _ x: X, _ w: W, _ v: V
     ) -> Publishers.Merge8<A, B, C, Z, Y, X, W, V>
@@ -273,7 +267,6 @@ extension Publishers {
     public let d: D
 
     /// Creates a publisher created by applying the merge function to four upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -282,7 +275,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 4).attach(a).attach(b).attach(c).attach(d)
     }
@@ -292,7 +285,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge4(p1, p2, p3, p4).merge(with: p5)
     /// ```
-    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge5<A, B, C, D, P>
     where P: Publisher, D.Failure == P.Failure, D.Output == P.Output {
       Publishers.Merge5(a, b, c, d, other)
@@ -303,7 +295,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge4(p1, p2, p3, p4).merge(with: p5, p6)
     /// ```
-    @inlinable
     public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge6<A, B, C, D, Z, Y>
     where
       Z: Publisher, Y: Publisher, D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure,
@@ -317,7 +308,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge4(p1, p2, p3, p4).merge(with: p5, p6, p7)
     /// ```
-    @inlinable
     public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge7<A, B, C, D, Z, Y, X>
     where
       Z: Publisher, Y: Publisher, X: Publisher, D.Failure == Z.Failure, D.Output == Z.Output, Z.Failure == Y.Failure,
@@ -331,7 +321,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge4(p1, p2, p3, p4).merge(with: p5, p6, p7, p8)
     /// ```
-    @inlinable
     public func merge<Z, Y, X, W>(with z: Z, _ y: Y, _ x: X, _ w: W) -> Publishers.Merge8<A, B, C, D, Z, Y, X, W>
     where
       Z: Publisher, Y: Publisher, X: Publisher, W: Publisher, D.Failure == Z.Failure, D.Output == Z.Output,
@@ -377,7 +366,6 @@ extension Publishers {
     public let e: E
 
     /// Creates a publisher created by applying the merge function to five upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E) {
       self.a = a
       self.b = b
@@ -387,7 +375,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 5).attach(a).attach(b).attach(c).attach(d).attach(e)
     }
@@ -397,7 +385,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge5(p1, p2, p3, p4, p5).merge(with: p6)
     /// ```
-    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge6<A, B, C, D, E, P>
     where P: Publisher, E.Failure == P.Failure, E.Output == P.Output {
       Publishers.Merge6(a, b, c, d, e, other)
@@ -408,7 +395,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge5(p1, p2, p3, p4, p5).merge(with: p6, p7)
     /// ```
-    @inlinable
     public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge7<A, B, C, D, E, Z, Y>
     where
       Z: Publisher, Y: Publisher, E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure,
@@ -422,7 +408,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge5(p1, p2, p3, p4, p5).merge(with: p6, p7, p8)
     /// ```
-    @inlinable
     public func merge<Z, Y, X>(with z: Z, _ y: Y, _ x: X) -> Publishers.Merge8<A, B, C, D, E, Z, Y, X>
     where
       Z: Publisher, Y: Publisher, X: Publisher, E.Failure == Z.Failure, E.Output == Z.Output, Z.Failure == Y.Failure,
@@ -470,7 +455,6 @@ extension Publishers {
     public let f: F
 
     /// Creates a publisher created by applying the merge function to six upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F) {
       self.a = a
       self.b = b
@@ -481,7 +465,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 6).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f)
     }
@@ -491,7 +475,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge6(p1, p2, p3, p4, p5, p6).merge(with: p7)
     /// ```
-    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge7<A, B, C, D, E, F, P>
     where P: Publisher, F.Failure == P.Failure, F.Output == P.Output {
       Publishers.Merge7(a, b, c, d, e, f, other)
@@ -502,7 +485,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge6(p1, p2, p3, p4, p5, p6).merge(with: p7, p8)
     /// ```
-    @inlinable
     public func merge<Z, Y>(with z: Z, _ y: Y) -> Publishers.Merge8<A, B, C, D, E, F, Z, Y>
     where
       Z: Publisher, Y: Publisher, F.Failure == Z.Failure, F.Output == Z.Output, Z.Failure == Y.Failure,
@@ -554,7 +536,6 @@ extension Publishers {
     public let g: G
 
     /// Creates a publisher created by applying the merge function to seven upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G) {
       self.a = a
       self.b = b
@@ -566,7 +547,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 7).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
     }
@@ -576,7 +557,6 @@ extension Publishers {
     /// ```swift
     /// let merged = Publishers.Merge7(p1, p2, p3, p4, p5, p6, p7).merge(with: p8)
     /// ```
-    @inlinable
     public func merge<P>(with other: P) -> Publishers.Merge8<A, B, C, D, E, F, G, P>
     where P: Publisher, G.Failure == P.Failure, G.Output == P.Output {
       Publishers.Merge8(a, b, c, d, e, f, g, other)
@@ -628,7 +608,6 @@ extension Publishers {
     public let h: H
 
     /// Creates a publisher created by applying the merge function to eight upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H) {
       self.a = a
       self.b = b
@@ -641,7 +620,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       MergeAttacher(subscriber, upstreamCount: 8).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
         .attach(h)
@@ -651,7 +630,6 @@ extension Publishers {
 
 extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b
   }
@@ -659,7 +637,6 @@ extension Publishers.Merge: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
   }
@@ -667,7 +644,6 @@ extension Publishers.Merge3: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
   }
@@ -675,7 +651,6 @@ extension Publishers.Merge4: Equatable where A: Equatable, B: Equatable, C: Equa
 
 extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e
   }
@@ -684,7 +659,6 @@ extension Publishers.Merge5: Equatable where A: Equatable, B: Equatable, C: Equa
 extension Publishers.Merge6: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
   }
@@ -693,7 +667,6 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers.Merge7: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
       && lhs.g == rhs.g
@@ -703,7 +676,6 @@ where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: E
 extension Publishers.Merge8: Equatable
 where A: Equatable, B: Equatable, C: Equatable, D: Equatable, E: Equatable, F: Equatable, G: Equatable, H: Equatable {
   /// Two merges are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d && lhs.e == rhs.e && lhs.f == rhs.f
       && lhs.g == rhs.g && lhs.h == rhs.h
@@ -735,7 +707,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C>(with b: B, _ c: C) -> Publishers.Merge3<Self, B, C>
   where
     B: Publisher, C: Publisher, Self.Failure == B.Failure, Self.Output == B.Output, B.Failure == C.Failure,
@@ -751,7 +722,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3, p4)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C, D>(with b: B, _ c: C, _ d: D) -> Publishers.Merge4<Self, B, C, D>
   where
     B: Publisher, C: Publisher, D: Publisher, Self.Failure == B.Failure, Self.Output == B.Output,
@@ -767,7 +737,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3, p4, p5)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C, D, E>(with b: B, _ c: C, _ d: D, _ e: E) -> Publishers.Merge5<Self, B, C, D, E>
   where
     B: Publisher, C: Publisher, D: Publisher, E: Publisher, Self.Failure == B.Failure, Self.Output == B.Output,
@@ -784,7 +753,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3, p4, p5, p6)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C, D, E, F>(with b: B, _ c: C, _ d: D, _ e: E, _ f: F) -> Publishers.Merge6<Self, B, C, D, E, F>
   where
     B: Publisher, C: Publisher, D: Publisher, E: Publisher, F: Publisher, Self.Failure == B.Failure,
@@ -801,7 +769,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3, p4, p5, p6, p7)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C, D, E, F, G>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> Publishers.Merge7<Self, B, C, D, E, F, G>
@@ -821,7 +788,6 @@ extension Publisher {
   /// let cancellable = p1.merge(with: p2, p3, p4, p5, p6, p7, p8)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func merge<B, C, D, E, F, G, H>(
     with b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
   ) -> Publishers.Merge8<Self, B, C, D, E, F, G, H>
@@ -863,7 +829,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
   @inlinable
   init() {}
 
-  @inlinable
+  @usableFromInline
   static var description: String { "Merge" }
   @inlinable
   static var requestsOneAtATime: Bool { true }
@@ -890,7 +856,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
     progress.allFinished
   }
 
-  @inlinable
+  @usableFromInline
   mutating func release() {}
 }
 

@@ -111,7 +111,7 @@ struct OutputStep<Value, Failure: Error>: FallibleStep {
     }
   }
 
-  @inlinable
+  @usableFromInline
   static func failure(_ failure: Failure) -> Failure { failure }
 }
 

@@ -90,7 +90,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream? in
       guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
@@ -121,7 +121,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     return demand
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Before upstream's subscription, downstream has not had one either: the stream ends
     // without a word to it, as in Combine.

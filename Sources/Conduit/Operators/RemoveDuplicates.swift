@@ -81,7 +81,7 @@ struct RemoveDuplicatesStep<Value, Failure: Error>: FallibleStep {
     return .emit(input)
   }
 
-  @inlinable
+  @usableFromInline
   static func failure(_ failure: Failure) -> Failure { failure }
 }
 

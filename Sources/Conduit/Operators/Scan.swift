@@ -96,7 +96,7 @@ where Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: ["downstream": downstream, "result": result]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -107,7 +107,7 @@ where Types.Downstream.Failure == Types.Failure {
     return downstream.receive(result)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

@@ -83,7 +83,7 @@ where Types.Downstream.Input == Types.Input, Types.Failure == Never {
   @usableFromInline
   var customMirror: Mirror { Mirror(self, children: [:]) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     downstream.receive(subscription: subscription)
   }
@@ -93,7 +93,7 @@ where Types.Downstream.Input == Types.Input, Types.Failure == Never {
     downstream.receive(input)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Never>) {
     downstream.receive(completion: .finished)
   }

@@ -313,7 +313,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// The downstream's cancel: the upstream and the latest child are cancelled, and the call that
   /// claims delivery lets the downstream go.
-  @inlinable
+  @usableFromInline
   mutating func cancel() -> Action {
     guard case .terminal = phase else {
       phase = .terminal
@@ -410,7 +410,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Fails with `error`, from the upstream (which needs no cancel) or from the latest child
   /// (which does not either).
-  @inlinable
+  @usableFromInline
   mutating func fail(_ error: Failure, includingUpstream: Bool, includingCurrent: Bool) -> Action {
     phase = .failing(error)
     let detached = detachAll(includingUpstream: includingUpstream, includingCurrent: includingCurrent)
@@ -501,7 +501,7 @@ where
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     guard let demand = state.withLock({ $0.receiveSubscription(subscription) }) else {
       subscription.cancel()
@@ -524,7 +524,7 @@ where
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     perform(state.withLock { $0.outerCompletion(completion) })
   }
@@ -579,7 +579,7 @@ where
     perform(action)
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     perform(state.withLock { $0.cancel() })
   }

@@ -163,7 +163,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's subscription: whether to take it (the first one, unless the downstream
   /// cancelled before it came, as in Combine).
-  @inlinable
+  @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .subscribed
@@ -201,7 +201,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's completion: returns whether to schedule an emission for it; when one is
   /// scheduled already, the completion follows its element.
-  @inlinable
+  @usableFromInline
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .subscribed = phase else { return false }
     // As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion
@@ -248,7 +248,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. As in Combine, one before the subscription ends it too: the subscription
   /// that comes later is cancelled.
-  @inlinable
+  @usableFromInline
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .awaitingSubscription, .subscribed, .completing:
@@ -344,7 +344,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let downstream = state.withLock { state -> Downstream?? in
       state.machine.receive(subscription: subscription) ? .some(state.downstream) : nil
@@ -380,7 +380,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     guard state.withLock({ $0.machine.isSubscribed }) else { return }
     _ = scheduler.now
@@ -396,7 +396,7 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     state.withLock { $0.machine.request(demand) }
   }
 
-  @inlinable
+  @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()

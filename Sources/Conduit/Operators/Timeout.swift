@@ -170,7 +170,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's subscription, the clock starting with the deadline `deadline`: returns the
   /// timer to arm, or `nil` to cancel the subscription (a second one).
-  @inlinable
+  @usableFromInline
   mutating func receive(subscription: any Subscription, deadline: Time) -> UInt64? {
     guard case .awaitingSubscription = phase else { return nil }
     phase = .subscribed
@@ -194,7 +194,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The upstream's completion: returns whether to schedule its delivery. The timer is stopped
   /// into `cancelling`.
-  @inlinable
+  @usableFromInline
   mutating func receive(completion: Subscribers.Completion<Failure>, cancelling: inout (any Cancellable)?) -> Bool {
     guard case .subscribed = phase else { return false }
     // As in Combine, the upstream is kept, to be asked and cancelled, until the completion has
@@ -276,7 +276,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
   /// to `released`. One before the subscription is ignored, as in Combine.
-  @inlinable
+  @usableFromInline
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .subscribed, .completing, .timingOut:
@@ -392,7 +392,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
 
   // MARK: Upstream
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let deadline = scheduler.now.advanced(by: interval)
     var downstream: Downstream?
@@ -426,7 +426,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     var cancelling: (any Cancellable)?
     let schedules = state.withLock { $0.machine.receive(completion: completion, cancelling: &cancelling) }
@@ -446,7 +446,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     upstream?.request(demand)
   }
 
-  @inlinable
+  @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
     var released = Machine.Released()

@@ -73,7 +73,6 @@ extension Publishers {
     public let c: C
 
     /// Creates a publisher that applies the zip function to three upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C) {
       self.a = a
       self.b = b
@@ -81,7 +80,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
       // As in Combine, every upstream is subscribed before the subscriber has its subscription.
@@ -124,7 +123,6 @@ extension Publishers {
     public let d: D
 
     /// Creates a publisher that applies the zip function to four upstream publishers.
-    @inlinable
     public init(_ a: A, _ b: B, _ c: C, _ d: D) {
       self.a = a
       self.b = b
@@ -133,7 +131,7 @@ extension Publishers {
     }
 
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
-    @inlinable @inline(__always)
+    @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
       // As in Combine, every upstream is subscribed before the subscriber has its subscription.
@@ -149,7 +147,6 @@ extension Publishers {
 
 extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
   /// Two zips are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b
   }
@@ -157,7 +154,6 @@ extension Publishers.Zip: Equatable where A: Equatable, B: Equatable {
 
 extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equatable {
   /// Two zips are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c
   }
@@ -165,7 +161,6 @@ extension Publishers.Zip3: Equatable where A: Equatable, B: Equatable, C: Equata
 
 extension Publishers.Zip4: Equatable where A: Equatable, B: Equatable, C: Equatable, D: Equatable {
   /// Two zips are equal when their upstreams are equal.
-  @inlinable
   public static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.a == rhs.a && lhs.b == rhs.b && lhs.c == rhs.c && lhs.d == rhs.d
   }
@@ -207,7 +202,6 @@ extension Publisher {
   /// let cancellable = p1.zip(p2, p3)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func zip<P, Q>(_ publisher1: P, _ publisher2: Q) -> Publishers.Zip3<Self, P, Q>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
     Publishers.Zip3(self, publisher1, publisher2)
@@ -220,7 +214,6 @@ extension Publisher {
   /// let cancellable = p1.zip(p2, p3) { a, b, c in "\(a)\(b)\(c)" }
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func zip<P, Q, T>(
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
@@ -235,7 +228,6 @@ extension Publisher {
   /// let cancellable = p1.zip(p2, p3, p4)
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func zip<P, Q, R>(_ publisher1: P, _ publisher2: Q, _ publisher3: R) -> Publishers.Zip4<Self, P, Q, R>
   where
     P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
@@ -250,7 +242,6 @@ extension Publisher {
   /// let cancellable = p1.zip(p2, p3, p4) { a, b, c, d in "\(a)\(b)\(c)\(d)" }
   ///     .sink { print($0) }
   /// ```
-  @inlinable
   public func zip<P, Q, R, T>(
     _ publisher1: P, _ publisher2: Q, _ publisher3: R,
     _ transform: @escaping (Output, P.Output, Q.Output, R.Output) -> T
@@ -270,36 +261,36 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
   @usableFromInline
   var slots: Slots
 
-  @inlinable
+  @usableFromInline
   init(slots: Slots) {
     self.slots = slots
   }
 
-  @inlinable
+  @usableFromInline
   static var description: String { "Zip" }
-  @inlinable
+  @usableFromInline
   static var requestsOneAtATime: Bool { false }
-  @inlinable
+  @usableFromInline
   static var dropsOutputWithoutDemand: Bool { false }
-  @inlinable
+  @usableFromInline
   static var returnsDemandToSender: Bool { true }
-  @inlinable
+  @usableFromInline
   static var cancelsFailedUpstream: Bool { true }
-  @inlinable
+  @usableFromInline
   static var exhaustsOnValues: Bool { true }
 
-  @inlinable @inline(__always)
+  @usableFromInline @inline(__always)
   mutating func combine<Input>(_ value: Input, from index: Int) -> Slots.Output? {
     slots.enqueue(value, at: index)
   }
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
-  @inlinable @inline(__always)
+  @usableFromInline @inline(__always)
   func isExhausted(_ progress: UpstreamProgress) -> Bool {
     progress.finishedCount > 0 && slots.finishedSlotIsEmpty(progress)
   }
 
-  @inlinable
+  @usableFromInline
   mutating func release() {
     slots.removeAll()
   }

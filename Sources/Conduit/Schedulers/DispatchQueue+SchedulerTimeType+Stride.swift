@@ -67,7 +67,6 @@ extension DispatchQueue.SchedulerTimeType {
     /// Creates a dispatch queue time interval from a floating-point seconds value.
     ///
     /// - Parameter value: The number of seconds, as a `Double`.
-    @inlinable
     public init(floatLiteral value: Double) {
       self = .seconds(value)
     }
@@ -75,7 +74,6 @@ extension DispatchQueue.SchedulerTimeType {
     /// Creates a dispatch queue time interval from an integer seconds value.
     ///
     /// - Parameter value: The number of seconds, as an `Int`.
-    @inlinable
     public init(integerLiteral value: Int) {
       self = .seconds(value)
     }
@@ -84,7 +82,6 @@ extension DispatchQueue.SchedulerTimeType {
     ///
     /// - Parameter source: A number of seconds; when it does not fit in an `Int`, the result is
     ///   `nil`.
-    @inlinable
     public init?<T: BinaryInteger>(exactly source: T) {
       guard let seconds = Int(exactly: source) else { return nil }
       self = .seconds(seconds)
@@ -97,7 +94,6 @@ extension DispatchQueue.SchedulerTimeType {
     }
 
     /// Returns zero, as Combine does: the product of two time intervals is not a time interval.
-    @inlinable
     public static func * (lhs: Stride, rhs: Stride) -> Stride {
       Stride(nanoseconds: 0)
     }
@@ -115,19 +111,16 @@ extension DispatchQueue.SchedulerTimeType {
     }
 
     /// Subtracts the second interval from the first.
-    @inlinable
     public static func -= (lhs: inout Stride, rhs: Stride) {
       lhs.magnitude -= rhs.magnitude
     }
 
     /// Sets the first interval to zero, as Combine does (see `*`).
-    @inlinable
     public static func *= (lhs: inout Stride, rhs: Stride) {
       lhs = lhs * rhs
     }
 
     /// Adds the second interval to the first.
-    @inlinable
     public static func += (lhs: inout Stride, rhs: Stride) {
       lhs.magnitude += rhs.magnitude
     }
@@ -136,7 +129,6 @@ extension DispatchQueue.SchedulerTimeType {
     /// rounded toward zero to whole nanoseconds and clamped to the range of `Int`.
     ///
     /// - Precondition: `s` is not NaN.
-    @inlinable
     public static func seconds(_ s: Double) -> Stride {
       precondition(!s.isNaN, "DispatchQueue.SchedulerTimeType.Stride.seconds(_:) was given NaN; pass a number")
       let nanoseconds = s * 1_000_000_000
@@ -147,34 +139,30 @@ extension DispatchQueue.SchedulerTimeType {
 
     /// Converts the specified number of seconds into an interval, clamped to the range of `Int`
     /// nanoseconds.
-    @inlinable
     public static func seconds(_ s: Int) -> Stride {
       Stride(nanoseconds: clampedProduct(s, 1_000_000_000))
     }
 
     /// Converts the specified number of milliseconds into an interval, clamped to the range of
     /// `Int` nanoseconds.
-    @inlinable
     public static func milliseconds(_ ms: Int) -> Stride {
       Stride(nanoseconds: clampedProduct(ms, 1_000_000))
     }
 
     /// Converts the specified number of microseconds into an interval, clamped to the range of
     /// `Int` nanoseconds.
-    @inlinable
     public static func microseconds(_ us: Int) -> Stride {
       Stride(nanoseconds: clampedProduct(us, 1_000))
     }
 
     /// Converts the specified number of nanoseconds into an interval.
-    @inlinable
     public static func nanoseconds(_ ns: Int) -> Stride {
       Stride(nanoseconds: ns)
     }
 
     // `value * unit`, saturated at `Int.min` and `Int.max`, as `DispatchTimeInterval` converts;
     // `unit` is positive.
-    @inlinable
+    @usableFromInline
     static func clampedProduct(_ value: Int, _ unit: Int) -> Int {
       let (product, overflow) = value.multipliedReportingOverflow(by: unit)
       guard overflow else { return product }

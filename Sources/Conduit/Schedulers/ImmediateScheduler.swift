@@ -16,11 +16,9 @@ public struct ImmediateScheduler: Scheduler, Sendable {
     init() {}
 
     /// Returns the distance to another immediate scheduler time; always zero.
-    @inlinable
     public func distance(to other: SchedulerTimeType) -> Stride { 0 }
 
     /// Advances the time by the specified amount; the immediate scheduler's time never moves.
-    @inlinable
     public func advanced(by n: Stride) -> SchedulerTimeType { SchedulerTimeType() }
 
     /// The increment by which the immediate scheduler counts time.
@@ -42,65 +40,49 @@ public struct ImmediateScheduler: Scheduler, Sendable {
       public var magnitude: Int
 
       /// Creates an immediate scheduler time interval from the given value.
-      @inlinable
       public init(_ value: Int) { magnitude = value }
 
       /// Creates an immediate scheduler time interval from an integer literal.
-      @inlinable
       public init(integerLiteral value: Int) { self.init(value) }
 
       /// Creates an immediate scheduler time interval from a floating-point literal, rounded
       /// toward zero.
-      @inlinable
       public init(floatLiteral value: Double) { self.init(Int(value)) }
 
       /// Creates an immediate scheduler time interval from a binary integer type, if it fits
       /// in an `Int`.
-      @inlinable
       public init?<T: BinaryInteger>(exactly source: T) {
         guard let value = Int(exactly: source) else { return nil }
         self.init(value)
       }
 
-      @inlinable
       public static func < (lhs: Stride, rhs: Stride) -> Bool { lhs.magnitude < rhs.magnitude }
 
-      @inlinable
       public static func * (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude * rhs.magnitude) }
 
-      @inlinable
       public static func + (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude + rhs.magnitude) }
 
-      @inlinable
       public static func - (lhs: Stride, rhs: Stride) -> Stride { Stride(lhs.magnitude - rhs.magnitude) }
 
-      @inlinable
       public static func -= (lhs: inout Stride, rhs: Stride) { lhs.magnitude -= rhs.magnitude }
 
-      @inlinable
       public static func *= (lhs: inout Stride, rhs: Stride) { lhs.magnitude *= rhs.magnitude }
 
-      @inlinable
       public static func += (lhs: inout Stride, rhs: Stride) { lhs.magnitude += rhs.magnitude }
 
       /// Zero: the immediate scheduler has no clock.
-      @inlinable
       public static func seconds(_ s: Int) -> Stride { 0 }
 
       /// Zero: the immediate scheduler has no clock.
-      @inlinable
       public static func seconds(_ s: Double) -> Stride { 0 }
 
       /// Zero: the immediate scheduler has no clock.
-      @inlinable
       public static func milliseconds(_ ms: Int) -> Stride { 0 }
 
       /// Zero: the immediate scheduler has no clock.
-      @inlinable
       public static func microseconds(_ us: Int) -> Stride { 0 }
 
       /// Zero: the immediate scheduler has no clock.
-      @inlinable
       public static func nanoseconds(_ ns: Int) -> Stride { 0 }
     }
   }
@@ -112,21 +94,17 @@ public struct ImmediateScheduler: Scheduler, Sendable {
   public static let shared = ImmediateScheduler()
 
   /// The immediate scheduler's definition of the current moment in time.
-  @inlinable
   public var now: SchedulerTimeType { SchedulerTimeType() }
 
   /// The minimum tolerance allowed by the immediate scheduler: zero.
-  @inlinable
   public var minimumTolerance: SchedulerTimeType.Stride { 0 }
 
   /// Performs the action at once, on the calling thread.
-  @inlinable
   public func schedule(options: SchedulerOptions?, _ action: @escaping () -> Void) {
     action()
   }
 
   /// Performs the action at once, on the calling thread, whatever the date.
-  @inlinable
   public func schedule(
     after date: SchedulerTimeType, tolerance: SchedulerTimeType.Stride, options: SchedulerOptions?,
     _ action: @escaping () -> Void
@@ -136,7 +114,6 @@ public struct ImmediateScheduler: Scheduler, Sendable {
 
   /// Performs the action once, at once, on the calling thread, and returns a cancellable that
   /// does nothing: an immediate scheduler cannot repeat.
-  @inlinable
   public func schedule(
     after date: SchedulerTimeType, interval: SchedulerTimeType.Stride, tolerance: SchedulerTimeType.Stride,
     options: SchedulerOptions?, _ action: @escaping () -> Void

@@ -244,10 +244,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     Mirror(self, children: [("parent", membership.parent as Any), ("downstream", downstream as Any)])
   }
 
-  @inlinable
+  @usableFromInline
   var combineIdentifier: CombineIdentifier { CombineIdentifier(membership) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     guard membership.attach(subscription) else {
       subscription.cancel()
@@ -261,7 +261,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
     downstream.receive(input)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     downstream.receive(completion: completion)
   }

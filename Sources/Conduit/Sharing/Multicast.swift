@@ -206,10 +206,10 @@ struct MulticastInner<Downstream: Subscriber>: Subscriber, CustomStringConvertib
   @usableFromInline
   var description: String { "Multicast" }
 
-  @inlinable
+  @usableFromInline
   var combineIdentifier: CombineIdentifier { CombineIdentifier(subscription) }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     guard self.subscription.attach(subscription) else {
       subscription.cancel()
@@ -226,7 +226,7 @@ struct MulticastInner<Downstream: Subscriber>: Subscriber, CustomStringConvertib
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     guard subscription.finish() else { return }
     downstream.receive(completion: completion)

@@ -291,7 +291,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     }
   }
 
-  @inlinable
+  @usableFromInline
   func finish(_ completion: Subscribers.Completion<Failure>) {
     let owns = state.withLock { state -> Bool in
       guard state.receiver != nil, state.completion == nil else { return false }
@@ -313,7 +313,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     if owns { drain(adding: .none) }
   }
 
-  @inlinable
+  @usableFromInline
   func cancel() {
     // What the state held leaves after the lock: the subscriber's and the values' deinits are
     // not ours to run under it.

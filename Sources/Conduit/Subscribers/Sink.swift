@@ -92,7 +92,6 @@ extension Subscribers {
     }
 
     /// Receives the subscription from the upstream publisher.
-    @inlinable
     public func receive(subscription: any Subscription) {
       let accepted = status.withLock { status -> Bool in
         guard case .awaitingSubscription = status else { return false }
@@ -147,7 +146,6 @@ extension Subscribers {
     }
 
     /// Cancels the subscription. Calling it again, or after completion, does nothing.
-    @inlinable
     public func cancel() {
       let subscription = status.withLock { status -> (any Subscription)? in
         defer { status = .terminal }

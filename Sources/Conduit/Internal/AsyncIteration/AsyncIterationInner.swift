@@ -38,7 +38,7 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
 
   // MARK: Publisher side
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     switch state.withLock({ $0.receive(subscription: subscription) }) {
     case .cancel: subscription.cancel()
@@ -57,7 +57,7 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     var ending = ValueQueue<UnsafeContinuation<Bool, Never>>()
     state.withLock { $0.receive(completion: completion, ending: &ending) }?.resume(returning: true)
@@ -65,7 +65,7 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
   }
 
   /// Wakes parked tasks to end: their `next()` returns `nil`.
-  @inlinable
+  @usableFromInline
   static func end(_ waiters: inout ValueQueue<UnsafeContinuation<Bool, Never>>) {
     while let waiter = waiters.popFirst() { waiter.resume(returning: false) }
   }
@@ -73,7 +73,7 @@ final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable
   // MARK: Task side
 
   /// Ends the iteration: the subscription is cancelled and a parked task resumed, to find the end.
-  @inlinable
+  @usableFromInline
   func cancel() {
     var released = Machine.Released()
     guard state.withLock({ $0.cancel(released: &released) }) else { return }

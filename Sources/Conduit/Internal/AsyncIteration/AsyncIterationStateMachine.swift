@@ -91,7 +91,7 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
 
   /// The publisher's subscription: the first one is kept, and asked for everything (with a
   /// buffer) or for the elements asked for so far; any other is cancelled.
-  @inlinable
+  @usableFromInline
   mutating func receive(subscription: any Subscription) -> SubscriptionAction {
     guard case .awaitingSubscription = phase else { return .cancel }
     phase = .subscribed
@@ -228,7 +228,7 @@ struct AsyncIterationStateMachine<Output, Failure: Error> {
 
   /// A task was cancelled, or the iterator went away: the iteration ends, handing what it held
   /// (the parked tasks, to wake to end) to `released`. Returns whether it ended it.
-  @inlinable
+  @usableFromInline
   mutating func cancel(released: inout Released) -> Bool {
     switch phase {
     case .awaitingSubscription, .subscribed, .completed:

@@ -25,7 +25,7 @@ struct CombiningSide<Types: CombiningSideLink>: Subscriber, CustomStringConverti
   @usableFromInline
   var description: String { Types.Parent.Strategy.description }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     parent.receive(subscription: subscription, at: index)
   }
@@ -35,7 +35,7 @@ struct CombiningSide<Types: CombiningSideLink>: Subscriber, CustomStringConverti
     parent.receive(input, at: index, from: Types.self)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     parent.receive(completion: completion, at: index)
   }

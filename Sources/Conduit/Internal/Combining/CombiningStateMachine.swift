@@ -181,7 +181,7 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   }
 
   /// The downstream cancelled.
-  @inlinable
+  @usableFromInline
   mutating func cancel() -> Action {
     switch phase {
     case .done: return .none
@@ -256,7 +256,7 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   /// Moves to `next` and forgets every value held (the outputs in `ready` too, unless only
   /// finishing) and the upstreams, which are then asked for nothing more. Returns the action
   /// that cancels those still running.
-  @inlinable
+  @usableFromInline
   mutating func end(_ next: Phase) -> Action {
     if case .done = next { ready.removeAll() }
     phase = next

@@ -207,7 +207,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     _ = submit(.demand(demand), side: nil)
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     // The upstreams are cancelled before `cancel()` returns, even while another thread (or the
     // downstream call this one is inside) owns the subscription; the owner lets go of the
@@ -238,7 +238,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
 
   // MARK: Upstream events
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription, at index: Int) {
     _ = submit(.subscription(subscription, index: index), side: nil)
   }
@@ -268,7 +268,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     return owed
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>, at index: Int) {
     _ = submit(.completion(completion, index: index), side: nil)
   }

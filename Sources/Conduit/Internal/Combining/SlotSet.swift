@@ -72,7 +72,7 @@ struct Slots2<A, B>: SlotSet {
     return nil
   }
 
-  @inlinable
+  @usableFromInline
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
     (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
   }
@@ -136,7 +136,7 @@ struct Slots3<A, B, C>: SlotSet {
     return nil
   }
 
-  @inlinable
+  @usableFromInline
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
     (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
       || (progress.finished[2] && c.isDrained)
@@ -220,7 +220,7 @@ struct Slots4<A, B, C, D>: SlotSet {
     return nil
   }
 
-  @inlinable
+  @usableFromInline
   func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
     (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
       || (progress.finished[2] && c.isDrained) || (progress.finished[3] && d.isDrained)

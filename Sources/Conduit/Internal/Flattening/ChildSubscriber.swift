@@ -40,7 +40,7 @@ struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringC
     self.id = id
   }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     parent.childSubscribed(id, subscription)
   }
@@ -50,7 +50,7 @@ struct ChildSubscriber<Parent: ChildSubscriberParent>: Subscriber, CustomStringC
     parent.childReceived(id, input)
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Parent.ChildFailure>) {
     parent.childCompleted(id, completion)
   }

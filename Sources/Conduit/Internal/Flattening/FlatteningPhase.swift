@@ -62,7 +62,7 @@ enum FlatteningPhase<Failure: Error> {
   }
 
   /// Takes the upstream's finish: whether it is the first, on a stream that goes on.
-  @inlinable
+  @usableFromInline
   mutating func finishOuter() -> Bool {
     switch self {
     case .awaitingSubscription: self = .outerFinished(subscribed: false)

@@ -147,7 +147,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   // MARK: Subscriber (upstream's serialized calls)
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let accepted = state.withLock { state -> Bool in
       guard case .awaitingSubscription(let demanded) = state else { return false }
@@ -185,7 +185,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     guard folding else { return }
     switch completion {
@@ -220,7 +220,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     if deliverNow { deliver(value) }
   }
 
-  @inlinable
+  @usableFromInline
   func fail(_ error: Downstream.Failure, cancellingUpstream: Bool) {
     endFold()
     let (upstream, failNow) = state.withLock { state -> ((any Subscription)?, Bool) in
@@ -281,7 +281,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     if let held { deliver(held) }
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     // A result held for want of demand leaves after the lock: its deinit may cancel this
     // subscription.

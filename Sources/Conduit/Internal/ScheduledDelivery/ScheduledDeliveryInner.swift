@@ -56,7 +56,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
     self.options = options
   }
 
-  @inlinable
+  @usableFromInline
   final func receive(subscription: any Subscription) {
     guard state.withLock({ $0.receive(subscription: subscription) }) else {
       subscription.cancel()
@@ -76,7 +76,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   final func receive(completion: Subscribers.Completion<Failure>) {
     if state.withLock({ $0.receive(completion: completion) }) { scheduleRun() }
   }

@@ -42,7 +42,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
 
   /// Upstream's subscription: `true` if it is kept, and then the caller owns delivery while it
   /// hands the downstream its subscription.
-  @inlinable
+  @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = phase else { return false }
     phase = .subscribed
@@ -73,7 +73,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
   }
 
   /// Upstream completed: whether a run is to be scheduled for it. Upstream is forgotten.
-  @inlinable
+  @usableFromInline
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .subscribed = phase, self.completion == nil else { return false }
     self.completion = completion
@@ -113,7 +113,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
   /// The downstream cancelled: the upstream to cancel, whether the caller owns delivery (and so
   /// releases the downstream), and the elements dropped, to release after the lock; `nil` if the
   /// subscription had ended already.
-  @inlinable
+  @usableFromInline
   mutating func cancel() -> (upstream: (any Subscription)?, ownsDelivery: Bool, dropped: ValueQueue<Input>)? {
     switch phase {
     case .awaitingSubscription, .terminal:

@@ -151,7 +151,7 @@ where Downstream.Input == Elements.Element {
     if owns { deliver() }
   }
 
-  @inlinable
+  @usableFromInline
   func handleCancel() {
     guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // The sequence leaves after the lock: its deinit is not ours to run under it.
@@ -205,7 +205,7 @@ where Downstream.Input == Elements.Element {
     return granted == .none ? nil : granted
   }
 
-  @inlinable
+  @usableFromInline
   func finish() {
     // The sequence leaves after the lock: its deinit is not ours to run under it.
     var sequence: Elements?
@@ -221,7 +221,7 @@ where Downstream.Input == Elements.Element {
     }
   }
 
-  @inlinable
+  @usableFromInline
   func release() {
     downstream = nil
     upcoming = nil

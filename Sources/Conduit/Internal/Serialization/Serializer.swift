@@ -47,7 +47,7 @@ struct Serializer<Event>: ~Copyable {
     case deliver
     /// It queued the event and found nobody owning delivery: it calls `drain(missed: 1, _:)`.
     case drain
-    /// It queued the event for the owner: it calls `afterQueued(value:)`.
+    /// It queued the event for the owner: a sender of a value calls `afterQueued(_:)`.
     case queued
     /// There is no event (the stream had ended).
     case nothing
@@ -120,15 +120,11 @@ struct Serializer<Event>: ~Copyable {
     return owed.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 ? .drain : .queued
   }
 
-  /// Whether the owner of delivery is this thread, further up its stack.
+  /// What a sender whose value was queued for the owner does: it takes an owner's offer to
+  /// hand over, or waits while the backlog is beyond the bound. Not for other events: a
+  /// request or a completion never waits.
   @inlinable
-  var isDeliveringOnThisThread: Bool { Serializing.isDelivering }
-
-  /// What a thread whose event was queued for the owner does: a sender of a value takes an
-  /// owner's offer to hand over, or waits while the backlog is beyond the bound.
-  @inlinable
-  func afterQueued(value: Bool, _ process: (Event) -> Void) {
-    guard value else { return }
+  func afterQueued(_ process: (Event) -> Void) {
     if succession.load(ordering: .relaxed) == Succession.offered {
       succeed(process)
     } else if backlog.load(ordering: .relaxed) > Self.backlogBound {
@@ -297,10 +293,6 @@ struct Serializer<Event>: ~Copyable {
   /// The number of deliveries owed, for a caller that must know whether anything waits.
   @inlinable
   var owedCount: Int { owed.load(ordering: .acquiring) }
-
-  /// Events queued and not yet handled, for tests.
-  @inlinable
-  var backlogCount: Int { backlog.load(ordering: .relaxed) }
 }
 
 /// Whether the current thread is delivering queued events for a `Serializer`.

@@ -94,7 +94,7 @@ protocol FallibleStep {
 }
 
 extension FallibleStep where Failure == any Error {
-  @inlinable
+  @usableFromInline
   static func failure(_ failure: UpstreamFailure) -> any Error { failure }
 }
 

@@ -42,16 +42,16 @@ where Input == Step.Input, Failure == Step.UpstreamFailure {
 }
 
 extension StepSubscriber {
-  @inlinable
+  @usableFromInline
   var description: String { subscription.description }
-  @inlinable
+  @usableFromInline
   var playgroundDescription: Any { subscription.playgroundDescription }
-  @inlinable
+  @usableFromInline
   var customMirror: Mirror { subscription.customMirror }
 
   // MARK: Upstream's serialized calls
 
-  @inlinable
+  @usableFromInline
   func receive(subscription upstream: any Subscription) {
     guard subscription.accept(upstream) else { return }
     downstream.receive(subscription: subscription)
@@ -75,7 +75,7 @@ extension StepSubscriber {
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     guard subscription.phase.admitsCompletion(Step.kind) else { return }
     downstream.receive(completion: completion.mapFailure { Step.failure($0) })
@@ -83,7 +83,7 @@ extension StepSubscriber {
 
   /// Cancels upstream and completes downstream, unless downstream has cancelled (or, for some
   /// operators, the subscription is still to come: see `CombineSubscriptionKind`).
-  @inlinable
+  @usableFromInline
   func end(_ completion: Subscribers.Completion<Step.Failure>) {
     guard let ending = subscription.phase.end(Step.kind) else { return }
     if ending.cancelsUpstream { subscription.upstream?.cancel() }
@@ -97,7 +97,7 @@ extension StepSubscriber {
     subscription.request(demand)
   }
 
-  @inlinable
+  @usableFromInline
   func cancel() {
     subscription.cancel()
   }

@@ -323,7 +323,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     case .drain:
       drain(missed: 1)
     case .queued:
-      if case .value = event { serializer.afterQueued(value: true) { self.process($0) } }
+      if case .value = event { serializer.afterQueued { self.process($0) } }
     case .nothing:
       break
     }
@@ -384,7 +384,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   }
 
   /// Called by the owner of delivery.
-  @inlinable
+  @usableFromInline
   final func finishAll(_ completion: Subscribers.Completion<Failure>) {
     guard delivered.isNone else { return }
     // Nothing is offered after the completion.

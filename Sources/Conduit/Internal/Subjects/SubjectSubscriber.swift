@@ -89,7 +89,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     subject?.takeUnretainedValue() ?? foreignSubject
   }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) {
     let subject = upstream.withLock { upstream -> Downstream? in
       guard phase.load(ordering: .relaxed) == Self.awaitingSubscription, let subject = currentSubject else {
@@ -124,7 +124,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     let (subject, wasSubscribed) = upstream.withLock { upstream -> (Downstream?, Bool) in
       upstream = nil

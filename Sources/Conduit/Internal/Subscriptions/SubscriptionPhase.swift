@@ -111,7 +111,7 @@ struct SubscriptionPhase: ~Copyable {
 
   /// The owner ends the stream from one of upstream's calls; `nil` when the end is ignored
   /// (`accumulating` before upstream's subscription).
-  @inlinable
+  @usableFromInline
   func end(_ kind: CombineSubscriptionKind) -> Ending? {
     if case .accumulating = kind, word.load(ordering: .relaxed) == Self.awaitingSubscription { return nil }
     let previous = word.exchange(Self.ended, ordering: .acquiringAndReleasing)
@@ -136,7 +136,7 @@ struct SubscriptionPhase: ~Copyable {
 
   /// Downstream cancels: whether to cancel upstream. Only the first cancel of a live
   /// subscription does.
-  @inlinable
+  @usableFromInline
   func cancel(_ kind: CombineSubscriptionKind) -> Bool {
     switch kind {
     case .filtering:

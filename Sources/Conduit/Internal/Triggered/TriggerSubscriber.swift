@@ -16,14 +16,14 @@ struct TriggerSubscriber<Target: TriggerTarget, Input>: Subscriber {
     self.target = target
   }
 
-  @inlinable
+  @usableFromInline
   var combineIdentifier: CombineIdentifier { target.combineIdentifier }
 
-  @inlinable
+  @usableFromInline
   func receive(subscription: any Subscription) { target.triggerReceive(subscription: subscription) }
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand { target.triggerFired() }
-  @inlinable
+  @usableFromInline
   func receive(completion: Subscribers.Completion<Target.TriggerFailure>) { target.triggerCompleted(completion) }
 }
 

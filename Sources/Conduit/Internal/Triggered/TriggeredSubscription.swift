@@ -129,7 +129,7 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
     upstream?.request(demand)
   }
 
-  @inlinable
+  @usableFromInline
   final func cancel() {
     // The subscriber leaves after the lock (the third element, dropped): its deinit may cancel
     // this subscription.
@@ -149,7 +149,7 @@ class TriggeredSubscription<Downstream: Subscriber>: Subscription, CensusScoped,
 
   /// Ends the stream in `state`: returns the subscriber to complete now, or `nil` if the thread
   /// inside a call into it will complete it when that call returns.
-  @inlinable
+  @usableFromInline
   final func end(_ state: inout State, with completion: Subscribers.Completion<Downstream.Failure>) -> Downstream? {
     state.terminal = true
     if state.delivering > 0 {

@@ -7,7 +7,6 @@ extension Just {
   /// ```swift
   /// let doubled: Just<Int> = Just(21).map { $0 * 2 }   // Just(42)
   /// ```
-  @inlinable
   public func map<T>(_ transform: (Output) -> T) -> Just<T> {
     Just<T>(transform(output))
   }
@@ -18,7 +17,6 @@ extension Just {
   /// ```swift
   /// let parsed: Result<Int, any Error>.Publisher = Just("42").tryMap { try parse($0) }
   /// ```
-  @inlinable
   public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
     Result<T, any Error>.Publisher(Result { try transform(output) })
   }
@@ -28,7 +26,6 @@ extension Just {
   /// ```swift
   /// let number: Optional<Int>.Publisher = Just("7").compactMap { Int($0) }   // publishes 7
   /// ```
-  @inlinable
   public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
     Optional<T>.Publisher(transform(output))
   }
@@ -38,7 +35,6 @@ extension Just {
   /// ```swift
   /// let even: Optional<Int>.Publisher = Just(3).filter { $0.isMultiple(of: 2) }   // finishes empty
   /// ```
-  @inlinable
   public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(isIncluded(output) ? output : nil)
   }
@@ -48,7 +44,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Int, MyError>.Publisher = Just(1).setFailureType(to: MyError.self)
   /// ```
-  @inlinable
   public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
     Result<Output, E>.Publisher(output)
   }
@@ -58,7 +53,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Int, MyError>.Publisher = Just(1).mapError { _ in MyError() }
   /// ```
-  @inlinable
   public func mapError<E: Error>(_ transform: (Never) -> E) -> Result<Output, E>.Publisher {
     Result<Output, E>.Publisher(output)
   }
@@ -68,7 +62,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).removeDuplicates { $0 == $1 }
   /// ```
-  @inlinable
   public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Just<Output> {
     self
   }
@@ -79,7 +72,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Int, any Error>.Publisher = Just(1).tryRemoveDuplicates { try same($0, $1) }
   /// ```
-  @inlinable
   public func tryRemoveDuplicates(by predicate: (Output, Output) throws -> Bool) -> Result<Output, any Error>.Publisher
   {
     Result<Output, any Error>.Publisher(
@@ -94,7 +86,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).replaceError(with: 0)
   /// ```
-  @inlinable
   public func replaceError(with output: Output) -> Just<Output> {
     self
   }
@@ -104,7 +95,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).retry(3)   // publishes 1
   /// ```
-  @inlinable
   public func retry(_ times: Int) -> Just<Output> {
     self
   }
@@ -114,7 +104,6 @@ extension Just {
   /// ```swift
   /// let sum: Result<Int, Never>.Publisher = Just(5).scan(10, +)   // publishes 15
   /// ```
-  @inlinable
   public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
     Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
   }
@@ -125,7 +114,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Int, any Error>.Publisher = Just(5).tryScan(10) { try checkedAdd($0, $1) }
   /// ```
-  @inlinable
   public func tryScan<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
   ) -> Result<T, any Error>.Publisher {
@@ -139,7 +127,6 @@ extension Just where Output: Equatable {
   /// ```swift
   /// let same: Just<Int> = Just(1).removeDuplicates()
   /// ```
-  @inlinable
   public func removeDuplicates() -> Just<Output> {
     self
   }

@@ -8,7 +8,6 @@ extension Just where Output: Comparable {
   /// ```swift
   /// let same: Just<Int> = Just(3).min()   // publishes 3
   /// ```
-  @inlinable
   public func min() -> Just<Output> {
     self
   }
@@ -18,7 +17,6 @@ extension Just where Output: Comparable {
   /// ```swift
   /// let same: Just<Int> = Just(3).max()   // publishes 3
   /// ```
-  @inlinable
   public func max() -> Just<Output> {
     self
   }
@@ -30,7 +28,6 @@ extension Just where Output: Equatable {
   /// ```swift
   /// let found: Just<Bool> = Just(3).contains(3)   // publishes true
   /// ```
-  @inlinable
   public func contains(_ output: Output) -> Just<Bool> {
     Just<Bool>(self.output == output)
   }
@@ -42,7 +39,6 @@ extension Just {
   /// ```swift
   /// let even: Just<Bool> = Just(4).allSatisfy { $0.isMultiple(of: 2) }   // publishes true
   /// ```
-  @inlinable
   public func allSatisfy(_ predicate: (Output) -> Bool) -> Just<Bool> {
     Just<Bool>(predicate(output))
   }
@@ -53,7 +49,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Bool, any Error>.Publisher = Just("7").tryAllSatisfy { try parse($0) > 0 }
   /// ```
-  @inlinable
   public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
     Result<Bool, any Error>.Publisher(Result { try predicate(output) })
   }
@@ -63,7 +58,6 @@ extension Just {
   /// ```swift
   /// let big: Just<Bool> = Just(4).contains { $0 > 10 }   // publishes false
   /// ```
-  @inlinable
   public func contains(where predicate: (Output) -> Bool) -> Just<Bool> {
     Just<Bool>(predicate(output))
   }
@@ -74,7 +68,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Bool, any Error>.Publisher = Just("7").tryContains { try parse($0) > 5 }
   /// ```
-  @inlinable
   public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
     Result<Bool, any Error>.Publisher(Result { try predicate(output) })
   }
@@ -84,7 +77,6 @@ extension Just {
   /// ```swift
   /// let all: Just<[Int]> = Just(1).collect()   // publishes [1]
   /// ```
-  @inlinable
   public func collect() -> Just<[Output]> {
     Just<[Output]>([output])
   }
@@ -95,7 +87,6 @@ extension Just {
   /// ```swift
   /// let same: Just<String> = Just("fig").min { $0.count < $1.count }   // publishes "fig"
   /// ```
-  @inlinable
   public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
     self
   }
@@ -106,7 +97,6 @@ extension Just {
   /// ```swift
   /// let same: Just<String> = Just("fig").max { $0.count < $1.count }   // publishes "fig"
   /// ```
-  @inlinable
   public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Just<Output> {
     self
   }
@@ -116,7 +106,6 @@ extension Just {
   /// ```swift
   /// let one: Just<Int> = Just("a").count()   // publishes 1
   /// ```
-  @inlinable
   public func count() -> Just<Int> {
     Just<Int>(1)
   }
@@ -126,7 +115,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).first()   // publishes 1
   /// ```
-  @inlinable
   public func first() -> Just<Output> {
     self
   }
@@ -136,7 +124,6 @@ extension Just {
   /// ```swift
   /// let none: Optional<Int>.Publisher = Just(3).first { $0 > 5 }   // finishes empty
   /// ```
-  @inlinable
   public func first(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(predicate(output) ? output : nil)
   }
@@ -146,7 +133,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).last()   // publishes 1
   /// ```
-  @inlinable
   public func last() -> Just<Output> {
     self
   }
@@ -156,7 +142,6 @@ extension Just {
   /// ```swift
   /// let kept: Optional<Int>.Publisher = Just(7).last { $0 > 5 }   // publishes 7
   /// ```
-  @inlinable
   public func last(where predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(predicate(output) ? output : nil)
   }
@@ -166,7 +151,6 @@ extension Just {
   /// ```swift
   /// let done: Empty<Int, Never> = Just(1).ignoreOutput()   // finishes without a value
   /// ```
-  @inlinable
   public func ignoreOutput() -> Empty<Output, Never> {
     Empty<Output, Never>()
   }
@@ -176,7 +160,6 @@ extension Just {
   /// ```swift
   /// let sum: Result<Int, Never>.Publisher = Just(5).reduce(10, +)   // publishes 15
   /// ```
-  @inlinable
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Never>.Publisher {
     Result<T, Never>.Publisher(nextPartialResult(initialResult, output))
   }
@@ -187,7 +170,6 @@ extension Just {
   /// ```swift
   /// let p: Result<Int, any Error>.Publisher = Just(5).tryReduce(10) { try checkedAdd($0, $1) }
   /// ```
-  @inlinable
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
   ) -> Result<T, any Error>.Publisher {
@@ -201,7 +183,6 @@ extension Just {
   /// ```
   ///
   /// - Precondition: `index` is not negative.
-  @inlinable
   public func output(at index: Int) -> Optional<Output>.Publisher {
     precondition(index >= 0, "output(at: \(index)): the index must not be negative; element indices start at 0")
     return Optional<Output>.Publisher(index == 0 ? output : nil)
@@ -215,7 +196,6 @@ extension Just {
   /// ```swift
   /// let one: Optional<Int>.Publisher = Just(1).output(in: 0...3)   // publishes 1
   /// ```
-  @inlinable
   public func output<R: RangeExpression>(in range: R) -> Optional<Output>.Publisher where R.Bound == Int {
     Optional<Output>.Publisher(range.relative(to: 0..<Int.max).lowerBound == 0 ? output : nil)
   }

@@ -9,7 +9,6 @@ extension Just {
   /// ```
   ///
   /// - Precondition: `count` is not negative.
-  @inlinable
   public func dropFirst(_ count: Int = 1) -> Optional<Output>.Publisher {
     precondition(count >= 0, "dropFirst(\(count)): the number of elements to drop cannot be negative; pass 0 or more")
     return Optional<Output>.Publisher(count > 0 ? nil : output)
@@ -20,7 +19,6 @@ extension Just {
   /// ```swift
   /// let kept: Optional<Int>.Publisher = Just(5).drop(while: { $0 < 3 })   // publishes 5
   /// ```
-  @inlinable
   public func drop(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(predicate(output) ? nil : output)
   }
@@ -32,7 +30,6 @@ extension Just {
   /// ```
   ///
   /// - Precondition: `maxLength` is not negative.
-  @inlinable
   public func prefix(_ maxLength: Int) -> Optional<Output>.Publisher {
     precondition(maxLength >= 0, "prefix(\(maxLength)): the maximum length cannot be negative; pass 0 or more")
     return Optional<Output>.Publisher(maxLength > 0 ? output : nil)
@@ -43,7 +40,6 @@ extension Just {
   /// ```swift
   /// let none: Optional<Int>.Publisher = Just(5).prefix(while: { $0 < 3 })   // finishes empty
   /// ```
-  @inlinable
   public func prefix(while predicate: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(predicate(output) ? output : nil)
   }
@@ -53,7 +49,6 @@ extension Just {
   /// ```swift
   /// let same: Just<Int> = Just(1).replaceEmpty(with: 0)   // publishes 1
   /// ```
-  @inlinable
   public func replaceEmpty(with output: Output) -> Just<Output> {
     self
   }
@@ -65,7 +60,6 @@ extension Just {
   /// ```swift
   /// let all: Publishers.Sequence<[Int], Never> = Just(3).prepend(1, 2)   // publishes 1, 2, 3
   /// ```
-  @inlinable
   public func prepend(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
     prepend(elements)
   }
@@ -75,7 +69,6 @@ extension Just {
   /// ```swift
   /// let all: Publishers.Sequence<[Int], Never> = Just(3).prepend(1...2)   // publishes 1, 2, 3
   /// ```
-  @inlinable
   public func prepend<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where S.Element == Output {
     var result = [Output]()
@@ -90,7 +83,6 @@ extension Just {
   /// ```swift
   /// let all: Publishers.Sequence<[Int], Never> = Just(1).append(2, 3)   // publishes 1, 2, 3
   /// ```
-  @inlinable
   public func append(_ elements: Output...) -> Publishers.Sequence<[Output], Never> {
     append(elements)
   }
@@ -100,7 +92,6 @@ extension Just {
   /// ```swift
   /// let all: Publishers.Sequence<[Int], Never> = Just(1).append(2...3)   // publishes 1, 2, 3
   /// ```
-  @inlinable
   public func append<S: Sequence>(_ elements: S) -> Publishers.Sequence<[Output], Never>
   where S.Element == Output {
     // `append(contentsOf:)` asks the sequence for its `underestimatedCount` once, as Combine

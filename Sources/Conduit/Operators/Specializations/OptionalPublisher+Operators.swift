@@ -7,7 +7,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let p: Optional<String>.Publisher = Optional(3).publisher.map { "\($0)" }   // publishes "3"
   /// ```
-  @inlinable
   public func map<T>(_ transform: (Output) -> T) -> Optional<T>.Publisher {
     Optional<T>.Publisher(output.map(transform))
   }
@@ -17,7 +16,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let p: Optional<Int>.Publisher = Optional("x").publisher.compactMap { Int($0) }   // empty
   /// ```
-  @inlinable
   public func compactMap<T>(_ transform: (Output) -> T?) -> Optional<T>.Publisher {
     Optional<T>.Publisher(output.flatMap(transform))
   }
@@ -27,7 +25,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let p: Optional<Int>.Publisher = Optional(4).publisher.filter { $0 > 3 }   // publishes 4
   /// ```
-  @inlinable
   public func filter(_ isIncluded: (Output) -> Bool) -> Optional<Output>.Publisher {
     Optional<Output>.Publisher(output.flatMap { isIncluded($0) ? $0 : nil })
   }
@@ -37,7 +34,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let p: Optional<Int>.Publisher = Optional(5).publisher.scan(10, +)   // publishes 15
   /// ```
-  @inlinable
   public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Optional<T>.Publisher {
     Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
   }
@@ -47,7 +43,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same = Optional(1).publisher.removeDuplicates { $0 == $1 }
   /// ```
-  @inlinable
   public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Optional<Output>.Publisher {
     self
   }
@@ -57,7 +52,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same = Optional(1).publisher.replaceError(with: 0)
   /// ```
-  @inlinable
   public func replaceError(with output: Output) -> Optional<Output>.Publisher {
     self
   }
@@ -67,7 +61,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same: Optional<Int>.Publisher = Optional(1).publisher.retry(3)   // publishes 1
   /// ```
-  @inlinable
   public func retry(_ times: Int) -> Optional<Output>.Publisher {
     self
   }
@@ -79,7 +72,6 @@ extension Optional.Publisher where Wrapped: Equatable {
   /// ```swift
   /// let same = Optional(1).publisher.removeDuplicates()
   /// ```
-  @inlinable
   public func removeDuplicates() -> Optional<Wrapped>.Publisher {
     self
   }

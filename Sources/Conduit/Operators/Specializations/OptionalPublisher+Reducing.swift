@@ -12,7 +12,6 @@ extension Optional.Publisher where Wrapped: Comparable {
   /// ```swift
   /// let same: Optional<Int>.Publisher = Optional(3).publisher.min()   // publishes 3
   /// ```
-  @inlinable
   public func min() -> Optional<Wrapped>.Publisher {
     self
   }
@@ -22,7 +21,6 @@ extension Optional.Publisher where Wrapped: Comparable {
   /// ```swift
   /// let same: Optional<Int>.Publisher = Optional(3).publisher.max()   // publishes 3
   /// ```
-  @inlinable
   public func max() -> Optional<Wrapped>.Publisher {
     self
   }
@@ -35,7 +33,6 @@ extension Optional.Publisher where Wrapped: Equatable {
   /// ```swift
   /// let found: Optional<Bool>.Publisher = Optional(3).publisher.contains(3)   // publishes true
   /// ```
-  @inlinable
   public func contains(_ output: Wrapped) -> Optional<Bool>.Publisher {
     Optional<Bool>.Publisher(self.output.map { $0 == output })
   }
@@ -48,7 +45,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let even: Optional<Bool>.Publisher = Optional(4).publisher.allSatisfy { $0 > 0 }   // true
   /// ```
-  @inlinable
   public func allSatisfy(_ predicate: (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
     Optional<Bool>.Publisher(output.map(predicate))
   }
@@ -58,7 +54,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let all: Optional<[Int]>.Publisher = Optional<Int>.none.publisher.collect()   // publishes []
   /// ```
-  @inlinable
   public func collect() -> Optional<[Wrapped]>.Publisher {
     Optional<[Wrapped]>.Publisher(output.map { [$0] } ?? [])
   }
@@ -69,7 +64,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same = Optional("fig").publisher.min { $0.count < $1.count }   // publishes "fig"
   /// ```
-  @inlinable
   public func min(by areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     self
   }
@@ -80,7 +74,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same = Optional("fig").publisher.max { $0.count < $1.count }   // publishes "fig"
   /// ```
-  @inlinable
   public func max(by areInIncreasingOrder: (Wrapped, Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     self
   }
@@ -91,7 +84,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let big: Optional<Bool>.Publisher = Optional(4).publisher.contains { $0 > 10 }   // false
   /// ```
-  @inlinable
   public func contains(where predicate: (Wrapped) -> Bool) -> Optional<Bool>.Publisher {
     Optional<Bool>.Publisher(output.map(predicate))
   }
@@ -101,7 +93,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let one: Optional<Int>.Publisher = Optional("a").publisher.count()   // publishes 1
   /// ```
-  @inlinable
   public func count() -> Optional<Int>.Publisher {
     Optional<Int>.Publisher(output.map { _ in 1 })
   }
@@ -111,7 +102,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same: Optional<Int>.Publisher = Optional(1).publisher.first()   // publishes 1
   /// ```
-  @inlinable
   public func first() -> Optional<Wrapped>.Publisher {
     self
   }
@@ -121,7 +111,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let none: Optional<Int>.Publisher = Optional(3).publisher.first { $0 > 5 }   // empty
   /// ```
-  @inlinable
   public func first(where predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
   }
@@ -131,7 +120,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let same: Optional<Int>.Publisher = Optional(1).publisher.last()   // publishes 1
   /// ```
-  @inlinable
   public func last() -> Optional<Wrapped>.Publisher {
     self
   }
@@ -141,7 +129,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let kept: Optional<Int>.Publisher = Optional(7).publisher.last { $0 > 5 }   // publishes 7
   /// ```
-  @inlinable
   public func last(where predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
   }
@@ -151,7 +138,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let done: Empty<Int, Never> = Optional(1).publisher.ignoreOutput()   // finishes
   /// ```
-  @inlinable
   public func ignoreOutput() -> Empty<Wrapped, Never> {
     Empty<Wrapped, Never>()
   }
@@ -162,7 +148,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let sum: Optional<Int>.Publisher = Optional(5).publisher.reduce(10, +)   // publishes 15
   /// ```
-  @inlinable
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Wrapped) -> T) -> Optional<T>.Publisher {
     Optional<T>.Publisher(output.map { nextPartialResult(initialResult, $0) })
   }
@@ -174,7 +159,6 @@ extension Optional.Publisher {
   /// ```
   ///
   /// - Precondition: `index` is not negative.
-  @inlinable
   public func output(at index: Int) -> Optional<Wrapped>.Publisher {
     precondition(index >= 0, "output(at: \(index)): the index must not be negative; element indices start at 0")
     return Optional<Wrapped>.Publisher(index == 0 ? output : nil)
@@ -188,7 +172,6 @@ extension Optional.Publisher {
   ///
   /// - Precondition: `range` does not start below 0, and ends below `Int.max - 1` (Combine's
   ///   bound: `output(in: 0...)` stops the process there too).
-  @inlinable
   public func output<R: RangeExpression>(in range: R) -> Optional<Wrapped>.Publisher where R.Bound == Int {
     let range = range.relative(to: 0..<Int.max)
     precondition(

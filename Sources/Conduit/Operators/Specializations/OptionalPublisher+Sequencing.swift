@@ -9,7 +9,6 @@ extension Optional.Publisher {
   /// ```
   ///
   /// - Precondition: `count` is not negative.
-  @inlinable
   public func dropFirst(_ count: Int = 1) -> Optional<Wrapped>.Publisher {
     precondition(count >= 0, "dropFirst(\(count)): the number of elements to drop cannot be negative; pass 0 or more")
     return Optional<Wrapped>.Publisher(count > 0 ? nil : output)
@@ -20,7 +19,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let kept: Optional<Int>.Publisher = Optional(5).publisher.drop(while: { $0 < 3 })   // publishes 5
   /// ```
-  @inlinable
   public func drop(while predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? nil : $0 })
   }
@@ -32,7 +30,6 @@ extension Optional.Publisher {
   /// ```
   ///
   /// - Precondition: `maxLength` is not negative.
-  @inlinable
   public func prefix(_ maxLength: Int) -> Optional<Wrapped>.Publisher {
     precondition(maxLength >= 0, "prefix(\(maxLength)): the maximum length cannot be negative; pass 0 or more")
     return Optional<Wrapped>.Publisher(maxLength > 0 ? output : nil)
@@ -43,7 +40,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let none: Optional<Int>.Publisher = Optional(5).publisher.prefix(while: { $0 < 3 })   // empty
   /// ```
-  @inlinable
   public func prefix(while predicate: (Wrapped) -> Bool) -> Optional<Wrapped>.Publisher {
     Optional<Wrapped>.Publisher(output.flatMap { predicate($0) ? $0 : nil })
   }
@@ -53,7 +49,6 @@ extension Optional.Publisher {
   /// ```swift
   /// let zero: Just<Int> = Optional<Int>.none.publisher.replaceEmpty(with: 0)   // publishes 0
   /// ```
-  @inlinable
   public func replaceEmpty(with output: Wrapped) -> Just<Wrapped> {
     Just(self.output ?? output)
   }

@@ -7,7 +7,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p: Result<String, MyError>.Publisher = Result<Int, MyError>.success(1).publisher.map { "\($0)" }
   /// ```
-  @inlinable
   public func map<T>(_ transform: (Output) -> T) -> Result<T, Failure>.Publisher {
     Result<T, Failure>.Publisher(result.map(transform))
   }
@@ -19,7 +18,6 @@ extension Result.Publisher {
   /// let p: Result<Int, any Error>.Publisher = Result<String, MyError>.success("1").publisher
   ///     .tryMap { try parse($0) }
   /// ```
-  @inlinable
   public func tryMap<T>(_ transform: (Output) throws -> T) -> Result<T, any Error>.Publisher {
     Result<T, any Error>.Publisher(
       Result<T, any Error> {
@@ -36,7 +34,6 @@ extension Result.Publisher {
   /// let p: Result<Int, AppError>.Publisher = Result<Int, URLError>.failure(URLError(.badURL)).publisher
   ///     .mapError { AppError.network($0) }
   /// ```
-  @inlinable
   public func mapError<E: Error>(_ transform: (Failure) -> E) -> Result<Output, E>.Publisher {
     Result<Output, E>.Publisher(result.mapError(transform))
   }
@@ -46,7 +43,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<Int, MyError>.success(1).publisher.removeDuplicates { $0 == $1 }
   /// ```
-  @inlinable
   public func removeDuplicates(by predicate: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
     self
   }
@@ -57,7 +53,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p = Result<Int, MyError>.success(1).publisher.tryRemoveDuplicates { try same($0, $1) }
   /// ```
-  @inlinable
   public func tryRemoveDuplicates(
     by predicate: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
@@ -73,7 +68,6 @@ extension Result.Publisher {
   /// let p: Result<Int, Never>.Publisher = Result<Int, MyError>.failure(MyError()).publisher
   ///     .replaceError(with: 0)   // publishes 0
   /// ```
-  @inlinable
   public func replaceError(with output: Output) -> Result<Output, Never>.Publisher {
     switch result {
     case .success(let value): return Result<Output, Never>.Publisher(value)
@@ -86,7 +80,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<Int, MyError>.failure(MyError()).publisher.retry(3)   // fails with MyError
   /// ```
-  @inlinable
   public func retry(_ times: Int) -> Result<Output, Failure>.Publisher {
     self
   }
@@ -96,7 +89,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p: Result<Int, MyError>.Publisher = Result<Int, MyError>.success(5).publisher.scan(10, +)
   /// ```
-  @inlinable
   public func scan<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
     Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
   }
@@ -107,7 +99,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p = Result<Int, MyError>.success(5).publisher.tryScan(10) { try checkedAdd($0, $1) }
   /// ```
-  @inlinable
   public func tryScan<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
   ) -> Result<T, any Error>.Publisher {
@@ -121,7 +112,6 @@ extension Result.Publisher where Output: Equatable {
   /// ```swift
   /// let same = Result<Int, MyError>.success(1).publisher.removeDuplicates()
   /// ```
-  @inlinable
   public func removeDuplicates() -> Result<Output, Failure>.Publisher {
     self
   }
@@ -134,7 +124,6 @@ extension Result.Publisher where Failure == Never {
   /// let p: Result<Int, MyError>.Publisher = Result<Int, Never>.success(1).publisher
   ///     .setFailureType(to: MyError.self)
   /// ```
-  @inlinable
   public func setFailureType<E: Error>(to failureType: E.Type) -> Result<Output, E>.Publisher {
     switch result {
     case .success(let value): return Result<Output, E>.Publisher(value)

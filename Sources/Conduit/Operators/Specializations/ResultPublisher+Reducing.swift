@@ -8,7 +8,6 @@ extension Result.Publisher where Output: Comparable {
   /// ```swift
   /// let same = Result<Int, MyError>.success(3).publisher.min()   // publishes 3
   /// ```
-  @inlinable
   public func min() -> Result<Output, Failure>.Publisher {
     self
   }
@@ -18,7 +17,6 @@ extension Result.Publisher where Output: Comparable {
   /// ```swift
   /// let same = Result<Int, MyError>.success(3).publisher.max()   // publishes 3
   /// ```
-  @inlinable
   public func max() -> Result<Output, Failure>.Publisher {
     self
   }
@@ -30,7 +28,6 @@ extension Result.Publisher where Output: Equatable {
   /// ```swift
   /// let p: Result<Bool, MyError>.Publisher = Result<Int, MyError>.success(3).publisher.contains(3)
   /// ```
-  @inlinable
   public func contains(_ output: Output) -> Result<Bool, Failure>.Publisher {
     Result<Bool, Failure>.Publisher(result.map { $0 == output })
   }
@@ -43,7 +40,6 @@ extension Result.Publisher {
   /// let p: Result<Bool, MyError>.Publisher = Result<Int, MyError>.success(4).publisher
   ///     .allSatisfy { $0 > 0 }   // publishes true
   /// ```
-  @inlinable
   public func allSatisfy(_ predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
     Result<Bool, Failure>.Publisher(result.map(predicate))
   }
@@ -55,7 +51,6 @@ extension Result.Publisher {
   /// let p: Result<Bool, any Error>.Publisher = Result<String, MyError>.success("7").publisher
   ///     .tryAllSatisfy { try parse($0) > 0 }
   /// ```
-  @inlinable
   public func tryAllSatisfy(_ predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
     tryMap(predicate)
   }
@@ -66,7 +61,6 @@ extension Result.Publisher {
   /// let p: Result<Bool, MyError>.Publisher = Result<Int, MyError>.success(4).publisher
   ///     .contains { $0 > 10 }   // publishes false
   /// ```
-  @inlinable
   public func contains(where predicate: (Output) -> Bool) -> Result<Bool, Failure>.Publisher {
     Result<Bool, Failure>.Publisher(result.map(predicate))
   }
@@ -78,7 +72,6 @@ extension Result.Publisher {
   /// let p: Result<Bool, any Error>.Publisher = Result<String, MyError>.success("7").publisher
   ///     .tryContains { try parse($0) > 5 }
   /// ```
-  @inlinable
   public func tryContains(where predicate: (Output) throws -> Bool) -> Result<Bool, any Error>.Publisher {
     tryMap(predicate)
   }
@@ -88,7 +81,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p: Result<[Int], MyError>.Publisher = Result<Int, MyError>.success(1).publisher.collect()
   /// ```
-  @inlinable
   public func collect() -> Result<[Output], Failure>.Publisher {
     Result<[Output], Failure>.Publisher(result.map { [$0] })
   }
@@ -99,7 +91,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<String, MyError>.success("fig").publisher.min { $0.count < $1.count }
   /// ```
-  @inlinable
   public func min(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
     self
   }
@@ -111,7 +102,6 @@ extension Result.Publisher {
   /// let p: Result<Int, any Error>.Publisher = Result<Int, MyError>.success(3).publisher
   ///     .tryMin { try ordered($0, $1) }
   /// ```
-  @inlinable
   public func tryMin(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
@@ -127,7 +117,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<String, MyError>.success("fig").publisher.max { $0.count < $1.count }
   /// ```
-  @inlinable
   public func max(by areInIncreasingOrder: (Output, Output) -> Bool) -> Result<Output, Failure>.Publisher {
     self
   }
@@ -139,7 +128,6 @@ extension Result.Publisher {
   /// let p: Result<Int, any Error>.Publisher = Result<Int, MyError>.success(3).publisher
   ///     .tryMax { try ordered($0, $1) }
   /// ```
-  @inlinable
   public func tryMax(
     by areInIncreasingOrder: (Output, Output) throws -> Bool
   ) -> Result<Output, any Error>.Publisher {
@@ -154,7 +142,6 @@ extension Result.Publisher {
   /// ```swift
   /// let p: Result<Int, MyError>.Publisher = Result<String, MyError>.success("a").publisher.count()
   /// ```
-  @inlinable
   public func count() -> Result<Int, Failure>.Publisher {
     Result<Int, Failure>.Publisher(result.map { _ in 1 })
   }
@@ -164,7 +151,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<Int, MyError>.success(1).publisher.first()   // publishes 1
   /// ```
-  @inlinable
   public func first() -> Result<Output, Failure>.Publisher {
     self
   }
@@ -174,7 +160,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same = Result<Int, MyError>.success(1).publisher.last()   // publishes 1
   /// ```
-  @inlinable
   public func last() -> Result<Output, Failure>.Publisher {
     self
   }
@@ -187,7 +172,6 @@ extension Result.Publisher {
   /// ```swift
   /// let done: Empty<Int, MyError> = Result<Int, MyError>.success(1).publisher.ignoreOutput()
   /// ```
-  @inlinable
   public func ignoreOutput() -> Empty<Output, Failure> {
     Empty<Output, Failure>()
   }
@@ -198,7 +182,6 @@ extension Result.Publisher {
   /// let p: Result<Int, MyError>.Publisher = Result<Int, MyError>.success(5).publisher
   ///     .reduce(10, +)   // publishes 15
   /// ```
-  @inlinable
   public func reduce<T>(_ initialResult: T, _ nextPartialResult: (T, Output) -> T) -> Result<T, Failure>.Publisher {
     Result<T, Failure>.Publisher(result.map { nextPartialResult(initialResult, $0) })
   }
@@ -210,7 +193,6 @@ extension Result.Publisher {
   /// let p: Result<Int, any Error>.Publisher = Result<Int, MyError>.success(5).publisher
   ///     .tryReduce(10) { try checkedAdd($0, $1) }
   /// ```
-  @inlinable
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: (T, Output) throws -> T
   ) -> Result<T, any Error>.Publisher {

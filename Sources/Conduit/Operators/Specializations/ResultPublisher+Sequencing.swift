@@ -6,7 +6,6 @@ extension Result.Publisher {
   /// ```swift
   /// let same: Result<Int, Never>.Publisher = Result<Int, Never>.Publisher(1).replaceEmpty(with: 0)
   /// ```
-  @inlinable
   public func replaceEmpty(with output: Success) -> Result<Success, Failure>.Publisher {
     self
   }

@@ -9,7 +9,6 @@ extension Publishers.Sequence where Failure == Never {
   /// ```swift
   /// let p: Optional<String>.Publisher = ["pear", "fig"].publisher.min { $0.count < $1.count }
   /// ```
-  @inlinable
   public func min(
     by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
   ) -> Optional<Elements.Element>.Publisher {
@@ -22,7 +21,6 @@ extension Publishers.Sequence where Failure == Never {
   /// ```swift
   /// let p: Optional<String>.Publisher = ["pear", "fig"].publisher.max { $0.count < $1.count }
   /// ```
-  @inlinable
   public func max(
     by areInIncreasingOrder: (Elements.Element, Elements.Element) -> Bool
   ) -> Optional<Elements.Element>.Publisher {
@@ -34,7 +32,6 @@ extension Publishers.Sequence where Failure == Never {
   /// ```swift
   /// let p: Optional<Int>.Publisher = [1, 4, 6].publisher.first { $0.isMultiple(of: 2) }
   /// ```
-  @inlinable
   public func first(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.first(where: predicate))
   }
@@ -46,7 +43,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Bool, Never>.Publisher = [2, 4].publisher.allSatisfy { $0.isMultiple(of: 2) }
   /// ```
-  @inlinable
   public func allSatisfy(_ predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
     Result.Publisher(sequence.allSatisfy(predicate))
   }
@@ -57,7 +53,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Bool, any Error>.Publisher = [2, 4].publisher.tryAllSatisfy { $0 > 0 }
   /// ```
-  @inlinable
   public func tryAllSatisfy(
     _ predicate: (Elements.Element) throws -> Bool
   ) -> Result<Bool, any Error>.Publisher {
@@ -69,7 +64,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<[Int], Never>.Publisher = (1...3).publisher.collect()
   /// ```
-  @inlinable
   public func collect() -> Result<[Elements.Element], Failure>.Publisher {
     Result.Publisher(Array(sequence))
   }
@@ -79,7 +73,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Bool, Never>.Publisher = [1, 5].publisher.contains { $0 > 4 }
   /// ```
-  @inlinable
   public func contains(where predicate: (Elements.Element) -> Bool) -> Result<Bool, Failure>.Publisher {
     Result.Publisher(sequence.contains(where: predicate))
   }
@@ -90,7 +83,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Bool, any Error>.Publisher = [1, 5].publisher.tryContains { $0 > 4 }
   /// ```
-  @inlinable
   public func tryContains(
     where predicate: (Elements.Element) throws -> Bool
   ) -> Result<Bool, any Error>.Publisher {
@@ -102,7 +94,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Empty<Int, Never> = [1, 2].publisher.ignoreOutput()
   /// ```
-  @inlinable
   public func ignoreOutput() -> Empty<Elements.Element, Failure> {
     Empty()
   }
@@ -112,7 +103,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Int, Never>.Publisher = (1...4).publisher.reduce(0, +)
   /// ```
-  @inlinable
   public func reduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) -> T
   ) -> Result<T, Failure>.Publisher {
@@ -125,7 +115,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let p: Result<Int, any Error>.Publisher = (1...4).publisher.tryReduce(0) { $0 + $1 }
   /// ```
-  @inlinable
   public func tryReduce<T>(
     _ initialResult: T, _ nextPartialResult: @escaping (T, Elements.Element) throws -> T
   ) -> Result<T, any Error>.Publisher {
@@ -139,7 +128,6 @@ extension Publishers.Sequence where Elements.Element: Equatable {
   /// ```swift
   /// let p: Result<Bool, Never>.Publisher = [1, 5].publisher.contains(5)
   /// ```
-  @inlinable
   public func contains(_ output: Elements.Element) -> Result<Bool, Failure>.Publisher {
     Result.Publisher(sequence.contains(output))
   }
@@ -151,7 +139,6 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
   /// ```swift
   /// let p: Optional<Int>.Publisher = [3, 1, 2].publisher.min()
   /// ```
-  @inlinable
   public func min() -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.min())
   }
@@ -161,7 +148,6 @@ extension Publishers.Sequence where Failure == Never, Elements.Element: Comparab
   /// ```swift
   /// let p: Optional<Int>.Publisher = [3, 1, 2].publisher.max()
   /// ```
-  @inlinable
   public func max() -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.max())
   }
@@ -173,7 +159,6 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
   /// ```swift
   /// let p: Optional<Int>.Publisher = [3, 1, 2].publisher.first()
   /// ```
-  @inlinable
   public func first() -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.first)
   }
@@ -183,7 +168,6 @@ extension Publishers.Sequence where Elements: Collection, Failure == Never {
   /// ```swift
   /// let p: Optional<Character>.Publisher = "abc".publisher.output(at: "abc".startIndex)
   /// ```
-  @inlinable
   public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
   }
@@ -195,7 +179,6 @@ extension Publishers.Sequence where Elements: Collection {
   /// ```swift
   /// let p: Result<Int, Never>.Publisher = Set([1, 2]).publisher.count()
   /// ```
-  @inlinable
   public func count() -> Result<Int, Failure>.Publisher {
     Result.Publisher(sequence.count)
   }
@@ -208,7 +191,6 @@ extension Publishers.Sequence where Elements: Collection {
   /// let text = "abcd"
   /// let p = text.publisher.output(in: text.startIndex..<text.index(after: text.startIndex))
   /// ```
-  @inlinable
   public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
     Publishers.Sequence(sequence: Array(sequence[range]))
   }
@@ -220,7 +202,6 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
   /// ```swift
   /// let p: Optional<Int>.Publisher = [3, 1, 2].publisher.last()
   /// ```
-  @inlinable
   public func last() -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.last)
   }
@@ -230,7 +211,6 @@ extension Publishers.Sequence where Elements: BidirectionalCollection, Failure =
   /// ```swift
   /// let p: Optional<Int>.Publisher = [1, 4, 6, 7].publisher.last { $0.isMultiple(of: 2) }
   /// ```
-  @inlinable
   public func last(where predicate: (Elements.Element) -> Bool) -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.last(where: predicate))
   }
@@ -242,7 +222,6 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
   /// ```swift
   /// let p: Optional<Int>.Publisher = [3, 1, 2].publisher.output(at: 1)
   /// ```
-  @inlinable
   public func output(at index: Elements.Index) -> Optional<Elements.Element>.Publisher {
     Optional.Publisher(sequence.indices.contains(index) ? sequence[index] : nil)
   }
@@ -252,7 +231,6 @@ extension Publishers.Sequence where Elements: RandomAccessCollection, Failure ==
   /// ```swift
   /// let p: Just<Int> = [3, 1, 2].publisher.count()
   /// ```
-  @inlinable
   public func count() -> Just<Int> {
     Just(sequence.count)
   }
@@ -266,7 +244,6 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
   /// ```swift
   /// let p: Publishers.Sequence<[Int], Never> = [3, 1, 2].publisher.output(in: 1..<3)
   /// ```
-  @inlinable
   public func output(in range: Range<Elements.Index>) -> Publishers.Sequence<[Elements.Element], Failure> {
     Publishers.Sequence(sequence: Array(sequence[range]))
   }
@@ -276,7 +253,6 @@ extension Publishers.Sequence where Elements: RandomAccessCollection {
   /// ```swift
   /// let p: Result<Int, MyError>.Publisher = Publishers.Sequence<[Int], MyError>(sequence: [1]).count()
   /// ```
-  @inlinable
   public func count() -> Result<Int, Failure>.Publisher {
     Result.Publisher(sequence.count)
   }

@@ -9,7 +9,6 @@ extension Publishers.Sequence {
   /// ```
   ///
   /// - Precondition: `count` is not negative.
-  @inlinable
   public func dropFirst(_ count: Int = 1) -> Publishers.Sequence<DropFirstSequence<Elements>, Failure> {
     precondition(count >= 0, "dropFirst(\(count)): the number of elements to drop cannot be negative; pass 0 or more")
     return Publishers.Sequence(sequence: sequence.dropFirst(count))
@@ -20,7 +19,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let rest = [1, 2, 5, 1].publisher.drop(while: { $0 < 3 })   // publishes 5, 1
   /// ```
-  @inlinable
   public func drop(
     while predicate: (Elements.Element) -> Bool
   )
@@ -36,7 +34,6 @@ extension Publishers.Sequence {
   /// ```
   ///
   /// - Precondition: `maxLength` is not negative.
-  @inlinable
   public func prefix(_ maxLength: Int) -> Publishers.Sequence<PrefixSequence<Elements>, Failure> {
     precondition(maxLength >= 0, "prefix(\(maxLength)): the maximum length cannot be negative; pass 0 or more")
     return Publishers.Sequence(sequence: sequence.prefix(maxLength))
@@ -47,7 +44,6 @@ extension Publishers.Sequence {
   /// ```swift
   /// let small = [1, 2, 5, 1].publisher.prefix(while: { $0 < 3 })   // publishes 1, 2
   /// ```
-  @inlinable
   public func prefix(
     while predicate: (Elements.Element) -> Bool
   )
@@ -63,7 +59,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [3, 4].publisher.prepend(1, 2)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func prepend(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
     prepend(elements)
   }
@@ -73,7 +68,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [3, 4].publisher.prepend(1...2)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func prepend<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
   where S.Element == Elements.Element {
     var result = Elements()
@@ -88,7 +82,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [3, 4].publisher.prepend([1, 2].publisher)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func prepend(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
     var result = publisher.sequence
     result.append(contentsOf: sequence)
@@ -100,7 +93,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [1, 2].publisher.append(3, 4)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func append(_ elements: Elements.Element...) -> Publishers.Sequence<Elements, Failure> {
     append(elements)
   }
@@ -110,7 +102,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [1, 2].publisher.append(3...4)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func append<S: Swift.Sequence>(_ elements: S) -> Publishers.Sequence<Elements, Failure>
   where S.Element == Elements.Element {
     var result = sequence
@@ -123,7 +114,6 @@ extension Publishers.Sequence where Elements: RangeReplaceableCollection {
   /// ```swift
   /// let all = [1, 2].publisher.append([3, 4].publisher)   // publishes 1, 2, 3, 4
   /// ```
-  @inlinable
   public func append(_ publisher: Publishers.Sequence<Elements, Failure>) -> Publishers.Sequence<Elements, Failure> {
     append(publisher.sequence)
   }
