@@ -214,7 +214,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// The scheduler ran the completion: returns whether this call owns delivery and drains.
-  @inlinable
+  @usableFromInline
   mutating func completionCameDue() -> Bool {
     guard case .completing = phase, !completionIsDue else { return false }
     completionIsDue = true

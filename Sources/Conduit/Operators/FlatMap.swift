@@ -212,7 +212,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// The upstream's subscription: returns the demand to ask of it (`maxPublishers`, `.none`
   /// included, as in Combine), or `nil` to cancel it (a second one, or one after the end).
-  @inlinable
+  @usableFromInline
   mutating func receiveSubscription(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard phase.takeSubscription() else { return nil }
     upstream = subscription
@@ -232,7 +232,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// The upstream's completion. A finish lets go of the transform and ends the stream once every
   /// child has finished; a failure ends it at once, cancelling every child.
-  @inlinable
+  @usableFromInline
   mutating func outerCompletion(_ completion: Subscribers.Completion<Failure>) -> Action {
     switch completion {
     case .finished:
@@ -273,7 +273,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// Scalar child `id` finished without a value. `replacement` receives the upstream, when it is
   /// to be asked for one more value.
-  @inlinable
+  @usableFromInline
   mutating func scalarFinished(replacement: inout (any Subscription)?) -> Action {
     guard phase.isActive else { return .none }
     if finishScalarChild() { replacement = upstream }
@@ -284,7 +284,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// Child `id`'s subscription: returns the demand to ask of it, or `nil` to cancel it, when the
   /// child is gone or already has one.
-  @inlinable
+  @usableFromInline
   mutating func childSubscription(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
     guard phase.isActive, let index = children.index(of: id), children.children[index].subscription == nil else {
       return nil
@@ -329,7 +329,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// Child `id`'s completion. `replacement` receives the upstream, when a finish is to be
   /// replaced by one more value from it.
-  @inlinable
+  @usableFromInline
   mutating func childCompletion(
     _ id: Int, _ completion: Subscribers.Completion<Failure>, replacement: inout (any Subscription)?
   ) -> Action {
@@ -459,7 +459,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// Forgets the upstream and every child but `excluded`; returns the subscriptions to cancel,
   /// with the transform and the values not delivered, for the caller to let go of after the
   /// lock.
-  @inlinable
+  @usableFromInline
   mutating func detachAll(except excluded: Int?, includingUpstream: Bool) -> Detached {
     var detached = Detached()
     for index in children.indices where children.ids[index] != excluded {
@@ -598,7 +598,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
 
   // MARK: Children
 
-  @inlinable
+  @usableFromInline
   func childSubscribed(_ id: Int, _ subscription: any Subscription) {
     guard let demand = state.withLock({ $0.childSubscription(id, subscription) }) else {
       subscription.cancel()
@@ -621,7 +621,7 @@ where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Fail
     }
   }
 
-  @inlinable
+  @usableFromInline
   func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
     var replacement: (any Subscription)?
     let action = state.withLock { $0.childCompletion(id, completion, replacement: &replacement) }

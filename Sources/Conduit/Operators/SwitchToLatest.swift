@@ -178,7 +178,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// The upstream's subscription: returns the demand to ask of it, or `nil` to cancel it (a
   /// second one, or one after the end).
-  @inlinable
+  @usableFromInline
   mutating func receiveSubscription(_ subscription: any Subscription) -> Subscribers.Demand? {
     guard phase.takeSubscription() else { return nil }
     upstream = subscription
@@ -217,7 +217,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// The upstream's completion. A finish ends the stream once the latest child has finished; a
   /// failure ends it at once, cancelling the latest child.
-  @inlinable
+  @usableFromInline
   mutating func outerCompletion(_ completion: Subscribers.Completion<Failure>) -> Action {
     switch completion {
     case .finished:
@@ -234,7 +234,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Child `id`'s subscription: returns the demand to ask of it (none to ask when `.none`), or
   /// `nil` to cancel it, when the child is no longer the latest or already has one.
-  @inlinable
+  @usableFromInline
   mutating func childSubscription(_ id: Int, _ subscription: any Subscription) -> Subscribers.Demand? {
     guard phase.isActive, currentID == id, current == nil else { return nil }
     current = subscription
@@ -273,7 +273,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// Child `id`'s completion, which counts only while it is the latest. Checked and acted on in
   /// one critical section: a child that the upstream switched to in between would otherwise be
   /// forgotten without being cancelled.
-  @inlinable
+  @usableFromInline
   mutating func childCompletion(_ id: Int, _ completion: Subscribers.Completion<Failure>) -> Action {
     guard phase.isActive, currentID == id else { return .none }
     // A child that completes without having sent its subscription breaks the contract, and
@@ -419,7 +419,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// Forgets the upstream and the latest child; returns the subscriptions to cancel, the child's
   /// first, with the values not delivered, for the caller to let go of after the lock.
-  @inlinable
+  @usableFromInline
   mutating func detachAll(includingUpstream: Bool, includingCurrent: Bool) -> Detached {
     var detached = Detached()
     if includingCurrent, let current { detached.cancelled.append(current) }
@@ -531,7 +531,7 @@ where
 
   // MARK: Children
 
-  @inlinable
+  @usableFromInline
   func childSubscribed(_ id: Int, _ subscription: any Subscription) {
     guard let demand = state.withLock({ $0.childSubscription(id, subscription) }) else {
       subscription.cancel()
@@ -553,7 +553,7 @@ where
     }
   }
 
-  @inlinable
+  @usableFromInline
   func childCompleted(_ id: Int, _ completion: Subscribers.Completion<Failure>) {
     perform(state.withLock { $0.childCompletion(id, completion) })
   }

@@ -206,7 +206,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// A scheduled delivery ran: returns whether this call owns delivery and drains.
-  @inlinable
+  @usableFromInline
   mutating func deliveryCameDue() -> Bool {
     switch phase {
     case .subscribed, .completing:
@@ -267,7 +267,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   /// The timeout's completion, made: returns whether this call owns delivery and drains.
-  @inlinable
+  @usableFromInline
   mutating func timedOut(with completion: Subscribers.Completion<Failure>) -> Bool {
     guard case .timingOut = phase else { return false }
     self.completion = completion
@@ -327,7 +327,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
     return .idle
   }
 
-  @inlinable
+  @usableFromInline
   mutating func complete(
     with due: Subscribers.Completion<Failure>, into completion: inout Subscribers.Completion<Failure>?
   ) -> Step {

@@ -122,7 +122,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   var censusScope: CensusScope? { census.scope }
 
   /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
-  @inlinable
+  @usableFromInline
   static func subscribe(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
     // Nothing reaches the downstream before an upstream is attached, so the subscription is not
     // owned while the downstream takes it: a request it makes from inside `receive(subscription:)`
@@ -138,7 +138,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// `handDown()`. The subscribing thread owns the subscription until then, so that what an
   /// upstream sends as it is subscribed (a completion, or a value it sends regardless of demand)
   /// waits in the inbox and reaches the downstream only after its subscription.
-  @inlinable
+  @usableFromInline
   static func prepare(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
     let subscription = CombiningSubscription(strategy: strategy, upstreamCount: upstreamCount, downstream: downstream)
     subscription.ownership.store(1, ordering: .relaxed)
@@ -148,7 +148,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// Gives the downstream the subscription that `prepare` built, then handles, as its owner,
   /// what the upstreams sent meanwhile and what the downstream asked for from inside
   /// `receive(subscription:)`.
-  @inlinable
+  @usableFromInline
   func handDown() {
     receiver?._withUnsafeGuaranteedRef { $0.downstream.receive(subscription: self) }
     var owed = Subscribers.Demand.none
@@ -217,7 +217,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   }
 
   /// Records a subscription for `cancelRunningUpstreams`; `false` if they were cancelled already.
-  @inlinable
+  @usableFromInline
   func register(_ subscription: any Subscription, at index: Int) -> Bool {
     running.withLock { running in
       guard running != nil else { return false }
@@ -227,7 +227,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   }
 
   /// Cancels the upstreams still running, once.
-  @inlinable
+  @usableFromInline
   func cancelRunningUpstreams() {
     let upstreams = running.withLock { running in
       defer { running = nil }
@@ -430,7 +430,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   }
 
   /// Sends the completion downstream and forgets the downstream.
-  @inlinable
+  @usableFromInline
   func complete(_ completion: Subscribers.Completion<Failure>) {
     guard let receiver else { return }
     self.receiver = nil
@@ -452,7 +452,7 @@ protocol CombiningLink {
 enum CombiningTypes<Strategy: CombiningStrategy, Downstream: Subscriber>: CombiningLink
 where Downstream.Input == Strategy.Output {
   /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
-  @inlinable @inline(__always)
+  @usableFromInline @inline(__always)
   static func subscribe(
     _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
   ) -> CombiningSubscription<CombiningTypes> {
@@ -461,7 +461,7 @@ where Downstream.Input == Strategy.Output {
 
   /// Builds a subscription for `downstream` without giving it yet; the caller attaches the
   /// upstreams in order, then calls `handDown()` (`zip`'s order).
-  @inlinable @inline(__always)
+  @usableFromInline @inline(__always)
   static func prepare(
     _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
   ) -> CombiningSubscription<CombiningTypes> {

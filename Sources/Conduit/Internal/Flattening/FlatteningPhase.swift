@@ -51,7 +51,7 @@ enum FlatteningPhase<Failure: Error> {
   }
 
   /// Takes the upstream's subscription: whether it is the first, on a stream that goes on.
-  @inlinable
+  @usableFromInline
   mutating func takeSubscription() -> Bool {
     switch self {
     case .awaitingSubscription: self = .subscribed
