@@ -98,17 +98,7 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
     }
   }
 
-  /// What to do with a subscription from the upstream or from the replacement.
-  enum SubscriptionAction {
-    /// The upstream's subscription is kept: hand the catch's subscription to the downstream.
-    case handDown(Downstream)
-    /// The replacement's subscription is kept: ask it for the demand the upstream left.
-    case request(Subscribers.Demand)
-    /// The replacement's subscription is kept, and no demand is left to ask it for.
-    case none
-    /// Not wanted (a second one, or one after the end): cancel it.
-    case cancel
-  }
+  typealias SubscriptionAction = SuccessiveSubscriptionAction<Downstream>
 
   /// What to do with a value from the upstream or from the replacement.
   enum ValueAction {
@@ -143,23 +133,9 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
     case complete(Downstream, ended: State)
   }
 
-  /// What to do with the downstream's request, once counted.
-  enum RequestAction {
-    /// Pass it on to the upstream subscription of these targets.
-    case forward(Targets)
-    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
-    /// of the replacement when it arrives).
-    case none
-  }
+  typealias RequestAction = SuccessiveRequestAction<Targets>
 
-  /// What to do with the downstream's cancel.
-  enum CancelAction {
-    /// Already ended: nothing.
-    case none
-    /// Cancel the upstream subscription of these targets, if a subscription is current, then let
-    /// go of what the stream held, after the lock.
-    case cancel(Targets?, ended: State)
-  }
+  typealias CancelAction = SuccessiveCancelAction<Targets, State>
 
   var state: State
   /// What the downstream asked for and has not received yet.
@@ -358,7 +334,7 @@ where Types.Downstream.Input == Types.Input {
   // MARK: Upstream
 
   func receive(subscription: any Subscription) {
-    perform(state.withLock { $0.receiveUpstream(subscription: subscription) }, on: subscription)
+    state.withLock { $0.receiveUpstream(subscription: subscription) }.perform(for: subscription, handingDown: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
@@ -392,7 +368,7 @@ where Types.Downstream.Input == Types.Input {
   // MARK: Replacement
 
   func replacementSubscribed(_ subscription: any Subscription) {
-    perform(state.withLock { $0.receiveReplacement(subscription: subscription) }, on: subscription)
+    state.withLock { $0.receiveReplacement(subscription: subscription) }.perform(for: subscription, handingDown: self)
   }
 
   func replacementCompleted(_ completion: Subscribers.Completion<NewPublisher.Failure>) {
@@ -404,15 +380,6 @@ where Types.Downstream.Input == Types.Input {
   }
 
   // MARK: Performing the machine's actions
-
-  func perform(_ action: Machine.SubscriptionAction, on subscription: any Subscription) {
-    switch action {
-    case .handDown(let downstream): downstream.receive(subscription: self)
-    case .request(let demand): subscription.request(demand)
-    case .none: break
-    case .cancel: subscription.cancel()
-    }
-  }
 
   func complete(_ action: Machine.CompletionAction, with completion: Subscribers.Completion<Downstream.Failure>) {
     // What the stream held leaves with the action, after the lock.

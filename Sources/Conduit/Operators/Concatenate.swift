@@ -89,17 +89,7 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
     case terminal
   }
 
-  /// What to do with a subscription from either side.
-  enum SubscriptionAction {
-    /// The prefix's subscription: the downstream gets its own now, and asks through it.
-    case handDown(Downstream)
-    /// The suffix's subscription: ask it for the demand the prefix did not meet.
-    case request(Subscribers.Demand)
-    /// The suffix's subscription, with no demand to ask it for.
-    case none
-    /// Not wanted (a second one, or one after the end): cancel it.
-    case cancel
-  }
+  typealias SubscriptionAction = SuccessiveSubscriptionAction<Downstream>
 
   /// What to do with a value from either side.
   enum ValueAction {
@@ -122,23 +112,9 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
     case complete(Downstream, ended: State)
   }
 
-  /// What to do with the downstream's request, once counted.
-  enum RequestAction {
-    /// Pass it on to this subscription, the current side's.
-    case forward(any Subscription)
-    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
-    /// of the suffix when it arrives).
-    case none
-  }
+  typealias RequestAction = SuccessiveRequestAction<(any Subscription)>
 
-  /// What to do with the downstream's cancel.
-  enum CancelAction {
-    /// Already ended: nothing.
-    case none
-    /// Cancel the current side's subscription, if it has arrived, then let go of what the stream
-    /// held, after the lock.
-    case cancel((any Subscription)?, ended: State)
-  }
+  typealias CancelAction = SuccessiveCancelAction<(any Subscription), State>
 
   var state: State
   /// What the downstream asked for and has not received yet.
@@ -269,12 +245,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   var prefixSide: PrefixSide { PrefixSide(inner: self) }
 
   func receive(subscription: any Subscription, from side: Machine.Side) {
-    switch state.withLock({ $0.receive(subscription: subscription, from: side) }) {
-    case .handDown(let downstream): downstream.receive(subscription: self)
-    case .request(let demand): subscription.request(demand)
-    case .none: break
-    case .cancel: subscription.cancel()
-    }
+    state.withLock({ $0.receive(subscription: subscription, from: side) }).perform(for: subscription, handingDown: self)
   }
 
   func receive(_ input: Input, from side: Machine.Side) -> Subscribers.Demand {

@@ -110,17 +110,7 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
     case leave
   }
 
-  /// What to do with a subscription from the upstream.
-  enum SubscriptionAction {
-    /// The first subscription to arrive: hand the retry's subscription to the downstream.
-    case handDown(Downstream)
-    /// A later one: ask it for the demand the failed one left.
-    case request(Subscribers.Demand)
-    /// A later one, with no demand left to ask it for.
-    case none
-    /// Not wanted (one while another is current, or one after the end): cancel it.
-    case cancel
-  }
+  typealias SubscriptionAction = SuccessiveSubscriptionAction<Downstream>
 
   /// What to do with a value from the upstream.
   enum ValueAction {
@@ -151,23 +141,9 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
     case leaveToLoop(failed: Targets?)
   }
 
-  /// What to do with demand the downstream asked for, once counted.
-  enum RequestAction {
-    /// Ask the upstream subscription of these targets for it.
-    case forward(Targets)
-    /// No subscription is current, or the stream has ended: nothing (what was counted is asked
-    /// of the next subscription).
-    case none
-  }
+  typealias RequestAction = SuccessiveRequestAction<Targets>
 
-  /// What to do with the downstream's cancel.
-  enum CancelAction {
-    /// Already ended: nothing.
-    case none
-    /// Cancel the upstream subscription of these targets, if a subscription is current, then let
-    /// go of what the stream held, after the lock.
-    case cancel(Targets?, ended: State)
-  }
+  typealias CancelAction = SuccessiveCancelAction<Targets, State>
 
   var state: State
   var loop = Loop.idle
@@ -370,12 +346,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   // MARK: Upstream
 
   func receive(subscription: any Subscription) {
-    switch state.withLock({ $0.receive(subscription: subscription) }) {
-    case .handDown(let downstream): downstream.receive(subscription: self)
-    case .request(let demand): subscription.request(demand)
-    case .none: break
-    case .cancel: subscription.cancel()
-    }
+    state.withLock({ $0.receive(subscription: subscription) }).perform(for: subscription, handingDown: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
