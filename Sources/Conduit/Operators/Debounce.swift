@@ -369,9 +369,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   func receive(_ input: Input) -> Subscribers.Demand {
     let deadline = scheduler.now.advanced(by: dueTime)
     // The element replaced leaves with the action, released after the lock.
-    if case .arm(let timer, _) = state.withLock({ $0.machine.receive(input, deadline: deadline) }) {
-      arm(timer, at: deadline)
-    }
+    let action = state.withLock { $0.machine.receive(input, deadline: deadline) }
+    if case .arm(let timer, _) = action { arm(timer, at: deadline) }
     return .none
   }
 
