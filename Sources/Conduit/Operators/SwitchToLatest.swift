@@ -65,8 +65,11 @@ extension Publishers.SwitchToLatest {
 /// delivering when the new one starts); the call that claims `delivery` (see
 /// `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do until there is nothing
 /// more, where `nextStep` gives delivery back. Others queue their element in `backlog` for it.
+///
 /// An event that hands the subscription another subscription to call (the replaced child to
-/// cancel, the latest child to forward demand to) names it in its action.
+/// cancel, the latest child to forward demand to) does so through an `inout` parameter rather
+/// than inside its action: an existential inside the lock's generic result would be copied
+/// through the runtime's generic witnesses.
 @usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @usableFromInline
@@ -89,27 +92,6 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     /// Child `child`, just made the latest, completes without a value; its completion is
     /// reported as a subscribed child's is, through `childCompletion`.
     case complete(child: Int, Subscribers.Completion<Failure>)
-  }
-
-  /// What to do with a publisher from the upstream.
-  @usableFromInline
-  enum OuterValueAction {
-    /// Ignore it: the upstream finished, or the stream ended.
-    case ignore
-    /// Cancel the replaced child's subscription, if there is one, then subscribe to the
-    /// publisher as child `child`.
-    case subscribe(child: Int, cancelling: (any Subscription)?)
-  }
-
-  /// What to do after a request from the downstream, which the machine has counted.
-  @usableFromInline
-  enum RequestAction {
-    /// Nothing: no child to ask yet, or the stream ended.
-    case none
-    /// Hand the request to the latest child's subscription.
-    case forward(to: any Subscription)
-    /// This call owns delivery: deliver the scalar value that waited for this demand, then drain.
-    case deliver(Value)
   }
 
   /// What to do with an element from a subscribed child.
@@ -135,22 +117,12 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @usableFromInline
   typealias Action = FlatteningAction<Value, Value>
 
-  /// What the owner of delivery does next: hand the demand the downstream returned to the latest
-  /// child's subscription, `forwardingTo`, when there is demand to hand and a subscription to
-  /// take it, then perform `step`.
+  /// What the owner of delivery does next, and whether it first hands the demand the downstream
+  /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`
+  /// beside the step spares the owner reading the optional existential when there is nothing to
+  /// forward, which is every step of an unlimited subscriber's.
   @usableFromInline
-  struct Work {
-    @usableFromInline
-    var forwardingTo: (any Subscription)?
-    @usableFromInline
-    var step: Step
-
-    @inlinable
-    init(forwardingTo: (any Subscription)?, _ step: Step) {
-      self.forwardingTo = forwardingTo
-      self.step = step
-    }
-  }
+  typealias Work = (step: Step, forwardsDemand: Bool)
 
   /// What the owner of delivery delivers next.
   @usableFromInline
@@ -213,16 +185,16 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
     return .unlimited
   }
 
-  /// A publisher from the upstream: subscribe to it as the latest child, once the replaced
-  /// child's subscription is cancelled, or ignore it.
+  /// A publisher from the upstream, to subscribe to: returns the id of its child, or `nil` to
+  /// ignore it. `previous` receives the replaced child's subscription, to cancel first.
   @inlinable
-  mutating func outerValue() -> OuterValueAction {
-    guard phase.takesUpstreamValues else { return .ignore }
+  mutating func outerValue(cancelling previous: inout (any Subscription)?) -> Int? {
+    guard phase.takesUpstreamValues else { return nil }
     let id = nextID
     nextID += 1
-    let previous = current.take()
+    swap(&previous, &current)
     switchTo(id)
-    return .subscribe(child: id, cancelling: previous)
+    return id
   }
 
   /// A scalar publisher from the upstream: what subscribing to it would do, without the
@@ -323,19 +295,20 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   // MARK: Downstream
 
-  /// A request from the downstream. It goes straight to the latest child; a scalar value that
-  /// waits for it is accepted now.
+  /// A request from the downstream. It goes straight to the latest child, through `forward`; a
+  /// scalar value that waits for it is accepted now.
   @inlinable
-  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+  mutating func request(
+    _ more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
+  ) -> ScalarAction {
     guard phase.isActive else { return .none }
     demand += more
     if let value = pendingScalar, let id = currentID {
       pendingScalar = nil
-      guard case .deliver(let accepted) = acceptScalar(value, id: id) else { return .none }
-      return .deliver(accepted)
+      return acceptScalar(value, id: id)
     }
-    guard let current else { return .none }
-    return .forward(to: current)
+    forward = current
+    return .none
   }
 
   /// The downstream's cancel: the upstream and the latest child are cancelled, and the call that
@@ -353,19 +326,25 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   // MARK: Delivery
 
   /// Asked by the owner of delivery, after a call into the downstream returned `more`: adds
-  /// `more` to the demand and has it handed to the latest child, then says what to deliver: the backlog, then a scalar value that waits for that demand, then the finish once
+  /// `more` to the demand and hands it to the latest child through `forward`, then says what to
+  /// deliver: the backlog, then a scalar value that waits for that demand, then the finish once
   /// the upstream and the latest child have both finished. Once it gives delivery back, the step
   /// is still performed, for the demand it forwards.
   @inlinable
-  mutating func nextStep(adding more: Subscribers.Demand) -> NextDelivery<Work> {
+  mutating func nextStep(
+    adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
+  ) -> NextDelivery<Work> {
     switch phase {
     case .awaitingSubscription, .subscribed, .outerFinished:
-      var forward: (any Subscription)?
+      var forwards = false
       if more != .none {
         demand += more
-        forward = current
+        if current != nil {
+          forward = current
+          forwards = true
+        }
       }
-      if let value = backlog.popFirst() { return .perform(Work(forwardingTo: forward, .deliver(value))) }
+      if let value = backlog.popFirst() { return .perform((.deliver(value), forwards)) }
       if let finished = finishing {
         finishing = nil
         // Unless the upstream has sent a newer publisher meanwhile.
@@ -377,19 +356,19 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
         pendingScalar = nil
         takeOne()
         finishing = id
-        return .perform(Work(forwardingTo: forward, .deliver(value)))
+        return .perform((.deliver(value), forwards))
       }
       if phase.outerFinished && currentID == nil {
         phase = .terminal
-        return .performAndStop(Work(forwardingTo: forward, .complete(.finished)))
+        return .performAndStop((.complete(.finished), forwards))
       }
       delivery.giveBack()
-      return .performAndStop(Work(forwardingTo: forward, .idle))
+      return .performAndStop((.idle, forwards))
     case .failing(let error):
       phase = .terminal
-      return .performAndStop(Work(forwardingTo: nil, .complete(.failure(error))))
+      return .performAndStop((.complete(.failure(error)), false))
     case .terminal:
-      return .performAndStop(Work(forwardingTo: nil, .release))
+      return .performAndStop((.release, false))
     }
   }
 
@@ -538,7 +517,8 @@ where
       perform(state.withLock { $0.outerScalar(outcome) })
       return .none
     }
-    guard case .subscribe(let id, let previous) = state.withLock({ $0.outerValue() }) else { return .none }
+    var previous: (any Subscription)?
+    guard let id = state.withLock({ $0.outerValue(cancelling: &previous) }) else { return .none }
     previous?.cancel()
     input.subscribe(ChildSubscriber(parent: self, id: id))
     return .none
@@ -593,14 +573,10 @@ where
   @inlinable
   func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    switch state.withLock({ $0.request(demand) }) {
-    case .none:
-      break
-    case .forward(let current):
-      current.request(demand)
-    case .deliver(let value):
-      deliverAndDrain(value)
-    }
+    var current: (any Subscription)?
+    let action = state.withLock { $0.request(demand, forwardingTo: &current) }
+    current?.request(demand)
+    perform(action)
   }
 
   @inlinable
@@ -616,17 +592,11 @@ where
     case .none:
       break
     case .deliver(let value):
-      deliverAndDrain(value)
+      let more = downstream.map { relay.value($0, value) } ?? .none
+      drain(more: more)
     case .complete(let id, let completion):
       childCompleted(id, completion)
     }
-  }
-
-  /// Delivers `value` while this call owns delivery, then drains.
-  @inlinable
-  func deliverAndDrain(_ value: P.Output) {
-    let more = downstream.map { relay.value($0, value) } ?? .none
-    drain(more: more)
   }
 
   @inlinable
@@ -639,15 +609,17 @@ where
   @inlinable
   func drain(more initial: Subscribers.Demand) {
     var more = initial
+    // Touched only when there is demand to forward to a subscribed child.
+    var forward: (any Subscription)?
     // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`, as
     // `FlatMapInner.drain` writes it: through `Locked.drain`, the loop of "5 x map { Just($0) }
     // .switchToLatest(), per value" is not inlined.
     while true {
-      switch state.withLock({ $0.nextStep(adding: more) }) {
+      switch state.withLock({ $0.nextStep(adding: more, forwardingTo: &forward) }) {
       case .perform(let work):
-        more = perform(work, forwarding: more)
+        more = perform(work, forwarding: more, to: &forward)
       case .performAndStop(let work):
-        _ = perform(work, forwarding: more)
+        _ = perform(work, forwarding: more, to: &forward)
         return
       case .stop:
         return
@@ -655,11 +627,16 @@ where
     }
   }
 
-  /// Performs one step of the drain: hands `more` to the latest child when the work says so,
+  /// Performs one step of the drain: hands `more` to the latest child when the step says so,
   /// then delivers. Returns the demand the downstream returned.
   @inlinable @inline(__always)
-  func perform(_ work: Machine.Work, forwarding more: Subscribers.Demand) -> Subscribers.Demand {
-    work.forwardingTo?.request(more)
+  func perform(
+    _ work: Machine.Work, forwarding more: Subscribers.Demand, to forward: inout (any Subscription)?
+  ) -> Subscribers.Demand {
+    if work.forwardsDemand {
+      forward?.request(more)
+      forward = nil
+    }
     switch work.step {
     case .deliver(let value):
       return downstream.map { relay.value($0, value) } ?? .none

@@ -12,7 +12,9 @@ struct SwitchToLatestStateMachineTests {
   ) -> Machine {
     var machine = Machine(childrenAreScalar: scalar)
     #expect(machine.receiveSubscription(upstream) == .unlimited)
-    #expect(describe(machine.outerValue()) == "subscribe 0")
+    var previous: (any Subscription)?
+    #expect(machine.outerValue(cancelling: &previous) == 0)
+    #expect(previous == nil)
     #expect(machine.childSubscription(0, child) == Subscribers.Demand.none)
     return machine
   }
@@ -33,9 +35,9 @@ struct SwitchToLatestStateMachineTests {
   @Test func aNewPublisherCancelsThePreviousChildAndTakesTheOutstandingDemand() {
     let first = SpySubscription()
     var machine = withChild(child: first)
-    let request = machine.request(.max(3))
-    #expect(describe(request) == "forward")
-    if case .forward(let forward) = request { #expect(same(forward, first)) }
+    var forward: (any Subscription)?
+    #expect(describe(machine.request(.max(3), forwardingTo: &forward)) == "none")
+    #expect(same(forward, first))
     guard case .deliver = machine.childValue(0, 1) else {
       Issue.record("with delivery unclaimed, the child's element goes out on its own call")
       return
@@ -44,9 +46,9 @@ struct SwitchToLatestStateMachineTests {
       Issue.record("with nothing waiting, the downstream's answer goes back to the child")
       return
     }
-    let outer = machine.outerValue()
-    #expect(describe(outer) == "subscribe 1, cancelling")
-    if case .subscribe(_, let previous) = outer { #expect(same(previous, first)) }
+    var previous: (any Subscription)?
+    #expect(machine.outerValue(cancelling: &previous) == 1)
+    #expect(same(previous, first))
     guard case .none = machine.childValue(0, 9) else {
       Issue.record("an element from a replaced child is dropped")
       return
@@ -58,7 +60,8 @@ struct SwitchToLatestStateMachineTests {
 
   @Test func anElementPostedWhileDeliveryIsClaimedWaitsForTheOwner() {
     var machine = withChild()
-    _ = machine.request(.max(3))
+    var forward: (any Subscription)?
+    _ = machine.request(.max(3), forwardingTo: &forward)
     guard case .deliver = machine.childValue(0, 1) else {
       Issue.record("the first element claims delivery")
       return
@@ -71,8 +74,10 @@ struct SwitchToLatestStateMachineTests {
       Issue.record("with an element waiting, the owner drains")
       return
     }
-    #expect(describe(machine.nextStep(adding: .max(1))) == "perform deliver 2, forwarding")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop idle")
+    #expect(describe(machine.nextStep(adding: .max(1), forwardingTo: &forward)) == "perform deliver 2, forwarding")
+    #expect(forward != nil)
+    forward = nil
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
     #expect(machine.demand == .max(2))
     guard case .deliver = machine.childValue(0, 3) else {
       Issue.record("delivery was given back, so the next element claims it")
@@ -82,11 +87,13 @@ struct SwitchToLatestStateMachineTests {
 
   @Test func elementsQueuedByAReplacedChildGiveTheirDemandToTheNextOne() {
     var machine = withChild()
-    _ = machine.request(.max(2))
+    var forward: (any Subscription)?
+    _ = machine.request(.max(2), forwardingTo: &forward)
     _ = machine.childValue(0, 1)
     _ = machine.childValue(0, 2)
     #expect(machine.demand == Subscribers.Demand.none)
-    #expect(describe(machine.outerValue()) == "subscribe 1, cancelling")
+    var previous: (any Subscription)?
+    #expect(machine.outerValue(cancelling: &previous) == 1)
     #expect(machine.backlog.isEmpty)
     #expect(machine.childSubscription(1, SpySubscription()) == .max(1))
   }
@@ -94,10 +101,12 @@ struct SwitchToLatestStateMachineTests {
   @Test func theUpstreamsFinishWaitsForTheLatestChild() {
     var machine = withChild()
     #expect(describe(machine.outerCompletion(.finished)) == "none")
-    #expect(describe(machine.outerValue()) == "ignore")
+    var previous: (any Subscription)?
+    #expect(machine.outerValue(cancelling: &previous) == nil)
     #expect(describe(machine.childCompletion(0, .finished)) == "drain")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop complete finished")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop release")
+    var forward: (any Subscription)?
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
     #expect(describe(machine.cancel()) == "none")
   }
 
@@ -109,12 +118,14 @@ struct SwitchToLatestStateMachineTests {
     #expect(describe(action) == "detach 1 drains")
     if case .detach(let detached, _) = action { #expect(same(detached.cancelled.first, upstream)) }
     #expect(describe(machine.childCompletion(0, .failure(Oops()))) == "none")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop complete failure")
+    var forward: (any Subscription)?
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete failure")
   }
 
   @Test func aReplacedChildsCompletionIsIgnored() {
     var machine = withChild()
-    _ = machine.outerValue()
+    var previous: (any Subscription)?
+    _ = machine.outerValue(cancelling: &previous)
     #expect(describe(machine.childCompletion(0, .failure(Oops()))) == "none")
     #expect(describe(machine.childCompletion(0, .finished)) == "none")
     #expect(machine.phase.isActive)
@@ -139,19 +150,21 @@ struct SwitchToLatestStateMachineTests {
       #expect(same(detached.cancelled.last, upstream))
     }
     #expect(describe(machine.cancel()) == "none")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop release")
+    var forward: (any Subscription)?
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
   }
 
   @Test func aCancelWhileAnotherCallDeliversLeavesTheDownstreamToThatCall() {
     var machine = withChild()
-    _ = machine.request(.max(1))
+    var forward: (any Subscription)?
+    _ = machine.request(.max(1), forwardingTo: &forward)
     _ = machine.childValue(0, 1)
     #expect(describe(machine.cancel()) == "detach 2")
     guard case .drain = machine.childValueDelivered(0, returned: .none) else {
       Issue.record("after the cancel, the owner drains to let the downstream go")
       return
     }
-    #expect(describe(machine.nextStep(adding: .none)) == "stop release")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
   }
 
   @Test func aScalarValueWaitsForDemandAndItsChildFinishesOnceDelivered() {
@@ -160,23 +173,26 @@ struct SwitchToLatestStateMachineTests {
     #expect(describe(machine.outerScalar(.value(1))) == "none")
     #expect(describe(machine.outerScalar(.value(2))) == "none")
     #expect(machine.pendingScalar == 2)
-    #expect(describe(machine.request(.max(1))) == "deliver 2")
+    var forward: (any Subscription)?
+    #expect(describe(machine.request(.max(1), forwardingTo: &forward)) == "deliver 2")
+    #expect(forward == nil)
     #expect(machine.currentID == 1)
-    #expect(describe(machine.nextStep(adding: .none)) == "stop idle")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
     #expect(machine.currentID == nil)
     #expect(describe(machine.outerCompletion(.finished)) == "drain")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop complete finished")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
   }
 
   @Test func theUpstreamsFinishWaitsBehindAScalarValueQueuedForTheOwner() {
     var machine = Machine(childrenAreScalar: true)
     _ = machine.receiveSubscription(SpySubscription())
-    _ = machine.request(.max(2))
+    var forward: (any Subscription)?
+    _ = machine.request(.max(2), forwardingTo: &forward)
     #expect(describe(machine.outerScalar(.value(1))) == "deliver 1")
     #expect(describe(machine.outerScalar(.value(2))) == "none")
     #expect(describe(machine.outerCompletion(.finished)) == "none")
-    #expect(describe(machine.nextStep(adding: .none)) == "perform deliver 2")
-    #expect(describe(machine.nextStep(adding: .none)) == "stop complete finished")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "perform deliver 2")
+    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
   }
 
   @Test func aScalarChildWithoutAValueCompletesAsASubscribedOneWould() {
@@ -199,21 +215,6 @@ private func describe(_ action: Machine.ScalarAction) -> String {
   }
 }
 
-private func describe(_ action: Machine.OuterValueAction) -> String {
-  switch action {
-  case .ignore: "ignore"
-  case .subscribe(let child, let previous): "subscribe \(child)" + (previous == nil ? "" : ", cancelling")
-  }
-}
-
-private func describe(_ action: Machine.RequestAction) -> String {
-  switch action {
-  case .none: "none"
-  case .forward: "forward"
-  case .deliver(let value): "deliver \(value)"
-  }
-}
-
 private func describe(_ action: Machine.Action) -> String {
   switch action {
   case .none: "none"
@@ -231,7 +232,7 @@ private func describe(_ step: NextDelivery<Machine.Work>) -> String {
 }
 
 private func describe(_ work: Machine.Work) -> String {
-  describe(work.step) + (work.forwardingTo == nil ? "" : ", forwarding")
+  describe(work.step) + (work.forwardsDemand ? ", forwarding" : "")
 }
 
 private func describe(_ step: Machine.Step) -> String {
