@@ -69,40 +69,76 @@ extension Publishers {
 ///
 /// The element waiting for its quiet period is `pending`; `timer` is the one timer kept pending
 /// for it (see `DeadlineTimer`). Elements come due and the completion comes through the
-/// scheduler, possibly on several threads at once, so what is due waits in `ready` and
-/// `completion` for the call that owns delivery (see `DeliveryOwnership`); the subscribing call
-/// owns it from the start, so that nothing reaches the downstream before its subscription.
-/// Values and cancellables leave the machine through `inout` parameters, to be released after
-/// the lock; the actions are trivial enums.
+/// scheduler, possibly on several threads at once, so what is due waits in `ready` and in the
+/// state for the call that owns delivery (see `DeliveryOwnership`); the subscribing call owns it
+/// from the start, so that nothing reaches the downstream before its subscription. Values and
+/// cancellables leave the machine inside the actions, to be released after the lock.
 @usableFromInline
 struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   @usableFromInline
-  enum Phase {
+  enum State {
     case awaitingSubscription
-    case subscribed
-    /// The upstream completed; the completion is on its way through the scheduler.
-    case completing
+    /// Taking elements from `upstream`.
+    case subscribed(upstream: any Subscription)
+    /// The upstream completed; its completion is on its way through the scheduler.
+    case completing(Subscribers.Completion<Failure>)
+    /// The scheduler ran the completion: it goes out after the elements that came due before it.
+    case completionDue(Subscribers.Completion<Failure>)
     /// The downstream has its completion, or cancelled.
     case terminal
+  }
+
+  /// What to do after an element from the upstream.
+  @usableFromInline
+  enum ValueAction {
+    /// No timer to arm: let go of the element replaced, or of this one when it is ignored.
+    case release(Input?)
+    /// Arm timer `generation` for the element's deadline, and let go of the element replaced.
+    case arm(generation: UInt64, releasing: Input?)
   }
 
   /// What to do after a timer fired.
   @usableFromInline
   enum TimerAction {
+    /// A stale timer, or the stream is no longer subscribed.
     case none
-    /// This call owns delivery: deliver the element handed out, then drain.
-    case deliver
-    /// The deadline moved: arm timer `generation` for `timer.deadline`.
-    case rearm(generation: UInt64)
+    /// The element came due: cancel the timer that fired, and let go of the element when it was
+    /// dropped for lack of demand (`nil` when nothing was pending, or when it waits for the call
+    /// that owns delivery).
+    case stopTimer((any Cancellable)?, dropping: Input?)
+    /// The element came due and this call owns delivery: cancel the timer that fired, deliver
+    /// the element, then drain.
+    case deliver(Input, stoppingTimer: (any Cancellable)?)
+    /// The deadline moved: cancel the timer that fired, then arm timer `generation` for
+    /// `deadline`.
+    case rearm(generation: UInt64, deadline: Time, stoppingTimer: (any Cancellable)?)
+  }
+
+  /// What to do after the upstream's completion.
+  @usableFromInline
+  enum CompletionAction {
+    /// Ignored: before the subscription, or after the end.
+    case none
+    /// Cancel the pending timer, let go of the element that was waiting, then schedule the
+    /// completion's delivery.
+    case schedule(stoppingTimer: (any Cancellable)?, dropping: Input?)
+  }
+
+  /// What to do after the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Ignored: before the subscription, as in Combine, or after the end.
+    case none
+    /// The stream has ended: cancel and let go of what it held, and let the downstream go.
+    case release(Released)
   }
 
   /// What the owner of delivery does next.
   @usableFromInline
   enum Step {
-    /// Deliver the element handed out.
-    case deliver
-    /// Deliver the completion handed out; the stream has ended.
-    case complete
+    case deliver(Input)
+    /// Deliver the completion; the stream has ended.
+    case complete(Subscribers.Completion<Failure>)
     /// Nothing to deliver: delivery was given back, or the stream has ended.
     case idle
   }
@@ -124,9 +160,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   @usableFromInline
-  var phase = Phase.awaitingSubscription
-  @usableFromInline
-  var upstream: (any Subscription)?
+  var state = State.awaitingSubscription
   @usableFromInline
   var timer = DeadlineTimer<Time>()
   /// The latest element, waiting for its quiet period.
@@ -138,11 +172,6 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Elements that came due with demand, waiting for the call that owns delivery.
   @usableFromInline
   var ready = ValueQueue<Input>()
-  /// The upstream's completion, held until the scheduler runs it (`completionIsDue`).
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
-  var completionIsDue = false
   /// Which call owns the downstream; the subscribing call, from the start.
   @usableFromInline
   var delivery = DeliveryOwnership(claimed: true)
@@ -153,118 +182,100 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// The upstream's subscription: whether to take it (the first one only).
   @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
-    guard case .awaitingSubscription = phase else { return false }
-    phase = .subscribed
-    upstream = subscription
+    guard case .awaitingSubscription = state else { return false }
+    state = .subscribed(upstream: subscription)
     return true
   }
 
-  /// An element from the upstream, due at `deadline`: returns the timer to arm, if none is
-  /// pending. The element it replaces, or the element itself when it is ignored (before the
-  /// subscription, after the end), goes to `released`.
+  /// An element from the upstream, due at `deadline`: it replaces the pending one, and a timer is
+  /// armed for it when none is pending. Ignored before the subscription and after the end.
   @inlinable
-  mutating func receive(_ input: Input, deadline: Time, released: inout Input?) -> UInt64? {
-    guard case .subscribed = phase else {
-      released = input
-      return nil
-    }
-    released = pending
+  mutating func receive(_ input: Input, deadline: Time) -> ValueAction {
+    guard case .subscribed = state else { return .release(input) }
+    let replaced = pending
     pending = input
-    return timer.move(to: deadline)
+    guard let generation = timer.move(to: deadline) else { return .release(replaced) }
+    return .arm(generation: generation, releasing: replaced)
   }
 
   /// Timer `generation` fired at `now`. When the pending element is due it goes out if the
-  /// downstream has demand, and is dropped otherwise, as in Combine; either way it is handed to
-  /// `value`. The timer's cancellable goes to `cancelling`.
+  /// downstream has demand, and is dropped otherwise, as in Combine.
   @inlinable
-  mutating func timerFired(
-    _ generation: UInt64, at now: Time, value: inout Input?, cancelling: inout (any Cancellable)?
-  ) -> TimerAction {
-    guard case .subscribed = phase else { return .none }
-    switch timer.fired(generation, at: now, cancelling: &cancelling) {
+  mutating func timerFired(_ generation: UInt64, at now: Time) -> TimerAction {
+    guard case .subscribed = state else { return .none }
+    var fired: (any Cancellable)?
+    switch timer.fired(generation, at: now, cancelling: &fired) {
     case .stale:
       return .none
     case .early(let generation):
-      return .rearm(generation: generation)
+      return .rearm(generation: generation, deadline: timer.deadline!, stoppingTimer: fired)
     case .due:
-      swap(&value, &pending)
-      guard value != nil, demand > .none else { return .none }
+      guard let value = pending.take() else { return .stopTimer(fired, dropping: nil) }
+      guard demand > .none else { return .stopTimer(fired, dropping: value) }
       if demand != .unlimited { demand -= 1 }
       guard delivery.claim() else {
-        ready.append(value.take()!)
-        return .none
+        ready.append(value)
+        return .stopTimer(fired, dropping: nil)
       }
-      return .deliver
+      return .deliver(value, stoppingTimer: fired)
     }
   }
 
-  /// The upstream's completion: returns whether to schedule its delivery. The element still
-  /// waiting is dropped into `dropped`, and the timer stopped into `cancelling`.
-  @inlinable
-  mutating func receive(
-    completion: Subscribers.Completion<Failure>, dropped: inout Input?, cancelling: inout (any Cancellable)?
-  ) -> Bool {
-    guard case .subscribed = phase else { return false }
-    phase = .completing
-    upstream = nil
-    swap(&dropped, &pending)
-    cancelling = timer.stop()
-    self.completion = completion
-    return true
+  /// The upstream's completion: the element still waiting is dropped, the timer stopped, and the
+  /// completion scheduled.
+  @usableFromInline
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    guard case .subscribed = state else { return .none }
+    state = .completing(completion)
+    return .schedule(stoppingTimer: timer.stop(), dropping: pending.take())
   }
 
   /// The scheduler ran the completion: returns whether this call owns delivery and drains.
   @usableFromInline
   mutating func completionCameDue() -> Bool {
-    guard case .completing = phase, !completionIsDue else { return false }
-    completionIsDue = true
+    guard case .completing(let completion) = state else { return false }
+    state = .completionDue(completion)
     return delivery.claim()
   }
 
   /// A request from the downstream; `.none` too, and one before the subscription is ignored.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) {
-    guard case .subscribed = phase else { return }
+    guard case .subscribed = state else { return }
     demand += more
   }
 
-  /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
-  /// to `released`. One before the subscription is ignored, as in Combine.
+  /// The downstream's cancel: ends the stream, handing what it held to the action. One before
+  /// the subscription is ignored, as in Combine.
   @usableFromInline
-  mutating func cancel(released: inout Released) -> Bool {
-    switch phase {
-    case .subscribed, .completing:
-      phase = .terminal
-      swap(&released.upstream, &upstream)
-      released.timer = timer.stop()
-      swap(&released.pending, &pending)
-      swap(&released.ready, &ready)
-      completion = nil
-      return true
+  mutating func cancel() -> CancelAction {
+    var released = Released()
+    switch state {
+    case .subscribed(let upstream):
+      released.upstream = upstream
+    case .completing, .completionDue:
+      break
     case .awaitingSubscription, .terminal:
-      return false
+      return .none
     }
+    state = .terminal
+    released.timer = timer.stop()
+    swap(&released.pending, &pending)
+    swap(&released.ready, &ready)
+    return .release(released)
   }
 
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
-  /// next element that came due (into `value`), then the completion once the scheduler has run
-  /// it (into `completion`).
+  /// next element that came due, then the completion once the scheduler has run it.
   @inlinable
-  mutating func nextStep(
-    adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?
-  ) -> Step {
-    switch phase {
-    case .subscribed, .completing:
-      if case .subscribed = phase { demand += more }
-      if let next = ready.popFirst() {
-        value = next
-        return .deliver
-      }
-      if completionIsDue, let due = self.completion {
-        phase = .terminal
-        self.completion = nil
-        completion = due
-        return .complete
+  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+    switch state {
+    case .subscribed, .completing, .completionDue:
+      if case .subscribed = state { demand += more }
+      if let next = ready.popFirst() { return .deliver(next) }
+      if case .completionDue(let completion) = state {
+        state = .terminal
+        return .complete(completion)
       }
       delivery.giveBack()
       return .idle
@@ -357,23 +368,18 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let deadline = scheduler.now.advanced(by: dueTime)
-    // The element replaced is released after the lock.
-    var released: Input?
-    if let timer = state.withLock({ $0.machine.receive(input, deadline: deadline, released: &released) }) {
-      arm(timer, at: deadline)
-    }
+    // The element replaced leaves with the action, released after the lock.
+    let action = state.withLock { $0.machine.receive(input, deadline: deadline) }
+    if case .arm(let timer, _) = action { arm(timer, at: deadline) }
     return .none
   }
 
   @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
-    var dropped: Input?
-    var cancelling: (any Cancellable)?
-    let schedules = state.withLock {
-      $0.machine.receive(completion: completion, dropped: &dropped, cancelling: &cancelling)
+    guard case .schedule(let timer, _) = state.withLock({ $0.machine.receive(completion: completion) }) else {
+      return
     }
-    cancelling?.cancel()
-    guard schedules else { return }
+    timer?.cancel()
     // As in Combine, without the options.
     scheduler.schedule(options: nil) { [self] in
       if state.withLock({ $0.machine.completionCameDue() }) { drain(more: .none) }
@@ -390,11 +396,13 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
-    var released = Machine.Released()
     var downstream: Downstream?
-    state.withLock { state in
-      if state.machine.cancel(released: &released) { swap(&downstream, &state.downstream) }
+    let action = state.withLock { state in
+      let action = state.machine.cancel()
+      if case .release = action { swap(&downstream, &state.downstream) }
+      return action
     }
+    guard case .release(let released) = action else { return }
     released.timer?.cancel()
     released.upstream?.cancel()
     withExtendedLifetime(downstream) {}
@@ -417,29 +425,25 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @inlinable
   func timerFired(_ generation: UInt64) {
     let now = scheduler.now
-    var value: Input?
-    var cancelling: (any Cancellable)?
-    var deadline: Context.SchedulerTimeType?
     var downstream: Downstream?
     let action = state.withLock { state in
-      let action = state.machine.timerFired(generation, at: now, value: &value, cancelling: &cancelling)
-      switch action {
-      case .none: break
-      case .deliver: downstream = state.downstream
-      case .rearm: deadline = state.machine.timer.deadline
-      }
+      let action = state.machine.timerFired(generation, at: now)
+      if case .deliver = action { downstream = state.downstream }
       return action
     }
-    cancelling?.cancel()
     switch action {
     case .none:
       break
-    case .deliver:
-      let more = downstream?.receive(value.take()!) ?? .none
+    case .stopTimer(let timer, _):
+      timer?.cancel()
+    case .deliver(let value, let timer):
+      timer?.cancel()
+      let more = downstream?.receive(value) ?? .none
       downstream = nil
       drain(more: more)
-    case .rearm(let next):
-      arm(next, at: deadline!)
+    case .rearm(let next, let deadline, let timer):
+      timer?.cancel()
+      arm(next, at: deadline)
     }
   }
 
@@ -450,11 +454,9 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @inlinable
   func drain(more initial: Subscribers.Demand) {
     var more = initial
-    var value: Input?
-    var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
     state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.machine.nextStep(adding: more, value: &value, completion: &completion)
+      let step = state.machine.nextStep(adding: more)
       switch step {
       case .deliver:
         downstream = state.downstream
@@ -467,8 +469,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
       }
     } perform: { step in
       switch step {
-      case .deliver: more = downstream?.receive(value.take()!) ?? .none
-      case .complete: downstream?.receive(completion: completion.take()!)
+      case .deliver(let value): more = downstream?.receive(value) ?? .none
+      case .complete(let completion): downstream?.receive(completion: completion)
       case .idle: break
       }
     }

@@ -64,40 +64,54 @@ extension Publishers {
 /// An element accepted when no emission is scheduled takes one unit of demand and schedules the
 /// emission, for now or for one `interval` after the last emission; while the emission waits,
 /// `latest` replaces the element and otherwise later ones are dropped. Emissions run on the
-/// scheduler, possibly on several threads at once, so what they emit waits in `ready` and
-/// `completion` for the call that owns delivery (see `DeliveryOwnership`); the subscribing call
-/// owns it from the start. Values leave the machine through `inout` parameters, to be released
-/// after the lock; the actions are trivial enums.
+/// scheduler, possibly on several threads at once, so what they emit waits in `ready`, and the
+/// completion in the state, for the call that owns delivery (see `DeliveryOwnership`); the
+/// subscribing call owns it from the start. Values leave the machine inside the actions, to be
+/// released after the lock.
 @usableFromInline
 struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
+  /// As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion has
+  /// gone out.
   @usableFromInline
-  enum Phase {
+  enum State {
     case awaitingSubscription
-    case subscribed
-    /// The upstream completed; the completion waits for the emission.
-    case completing
+    /// Taking elements from `upstream`; an emission is scheduled while `pending` holds one.
+    case subscribed(upstream: any Subscription)
+    /// The upstream completed; the completion waits for the emission scheduled, its element's
+    /// or its own.
+    case completing(upstream: any Subscription, Subscribers.Completion<Failure>)
+    /// An emission released the completion: it goes out after the elements emitted before it.
+    case completionDue(upstream: any Subscription, Subscribers.Completion<Failure>)
     /// The downstream has its completion, or cancelled.
     case terminal
   }
 
-  /// When to run the emission an element scheduled.
+  /// What to do after an element from the upstream.
   @usableFromInline
-  enum Emission {
-    /// No emission to schedule: the element was dropped, or waits for the one scheduled.
+  enum ValueAction {
+    /// No emission to schedule: let go of the element dropped, or of the one `latest` replaced.
+    case release(Input?)
+    /// Schedule the emission on the scheduler's next turn.
+    case scheduleEmissionNow
+    /// Schedule the emission for `time`, one interval after the last emission.
+    case scheduleEmission(at: Time)
+  }
+
+  /// What to do after the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Ignored: the stream has ended.
     case none
-    /// On the scheduler's next turn.
-    case immediately
-    /// At the time handed out: one interval after the last emission.
-    case later
+    /// The stream has ended: cancel and let go of what it held, and let the downstream go.
+    case release(Released)
   }
 
   /// What the owner of delivery does next.
   @usableFromInline
   enum Step {
-    /// Deliver the element handed out.
-    case deliver
-    /// Deliver the completion handed out; the stream has ended.
-    case complete
+    case deliver(Input)
+    /// Deliver the completion, then let go of the upstream; the stream has ended.
+    case complete(Subscribers.Completion<Failure>, releasing: any Subscription)
     /// Nothing to deliver: delivery was given back, or the stream has ended.
     case idle
   }
@@ -117,29 +131,19 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   @usableFromInline
-  var phase = Phase.awaitingSubscription
-  @usableFromInline
-  var upstream: (any Subscription)?
+  var state = State.awaitingSubscription
   /// Requested by the downstream and not yet used.
   @usableFromInline
   var demand = Subscribers.Demand.none
   /// The element the scheduled emission emits.
   @usableFromInline
   var pending: Input?
-  /// Whether an emission is scheduled.
-  @usableFromInline
-  var emissionIsScheduled = false
   /// When the last element was emitted.
   @usableFromInline
   var lastEmission: Time?
   /// Emitted elements waiting for the call that owns delivery.
   @usableFromInline
   var ready = ValueQueue<Input>()
-  /// The upstream's completion, held until an emission releases it (`completionIsDue`).
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
-  @usableFromInline
-  var completionIsDue = false
   /// Which call owns the downstream; the subscribing call, from the start.
   @usableFromInline
   var delivery = DeliveryOwnership(claimed: true)
@@ -157,7 +161,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Whether the upstream's elements and completion count, and the clock is read for them.
   @inlinable
   var isSubscribed: Bool {
-    if case .subscribed = phase { return true }
+    if case .subscribed = state { return true }
     return false
   }
 
@@ -165,72 +169,61 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// cancelled before it came, as in Combine).
   @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
-    guard case .awaitingSubscription = phase else { return false }
-    phase = .subscribed
-    upstream = subscription
+    guard case .awaitingSubscription = state else { return false }
+    state = .subscribed(upstream: subscription)
     return true
   }
 
-  /// An element from the upstream at `now`. When it schedules an emission for later, the time
-  /// goes to `emissionTime`. An element dropped or replaced goes to `released`.
+  /// An element from the upstream at `now`.
   @inlinable
-  mutating func receive(_ input: Input, at now: Time, emissionTime: inout Time?, released: inout Input?) -> Emission {
+  mutating func receive(_ input: Input, at now: Time) -> ValueAction {
     // As in Combine, an element without demand is dropped, even one `latest` would have kept.
-    guard case .subscribed = phase, demand > .none else {
-      released = input
-      return .none
-    }
-    if emissionIsScheduled {
-      if latest {
-        released = pending
-        pending = input
-      } else {
-        released = input
-      }
-      return .none
+    guard case .subscribed = state, demand > .none else { return .release(input) }
+    if pending != nil {
+      guard latest else { return .release(input) }
+      let replaced = pending
+      pending = input
+      return .release(replaced)
     }
     if demand != .unlimited { demand -= 1 }
     pending = input
-    emissionIsScheduled = true
     if let earliest = lastEmission?.advanced(by: interval), earliest > now {
-      emissionTime = earliest
-      return .later
+      return .scheduleEmission(at: earliest)
     }
-    return .immediately
+    return .scheduleEmissionNow
   }
 
   /// The upstream's completion: returns whether to schedule an emission for it; when one is
   /// scheduled already, the completion follows its element.
   @usableFromInline
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .subscribed = phase else { return false }
-    // As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion
-    // has gone out.
-    phase = .completing
-    self.completion = completion
-    guard !emissionIsScheduled else { return false }
-    emissionIsScheduled = true
-    return true
+    guard case .subscribed(let upstream) = state else { return false }
+    state = .completing(upstream: upstream, completion)
+    return pending == nil
   }
 
   /// Whether the emission about to run emits an element alone, whose time it records: the
   /// subscription then reads the clock for it, as Combine does.
   @inlinable
-  var emissionNeedsTime: Bool { pending != nil && completion == nil }
+  var emissionNeedsTime: Bool { pending != nil && isSubscribed }
 
   /// The scheduled emission runs, at `now` when it needs the time: returns whether this call
   /// owns delivery and drains.
   @inlinable
   mutating func emit(at now: Time?) -> Bool {
-    switch phase {
-    case .subscribed, .completing:
-      emissionIsScheduled = false
+    switch state {
+    case .subscribed:
       if let value = pending.take() {
-        if completion == nil, let now { lastEmission = now }
+        if let now { lastEmission = now }
         ready.append(value)
       }
-      if completion != nil { completionIsDue = true }
-      guard !ready.isEmpty || completionIsDue else { return false }
+      guard !ready.isEmpty else { return false }
+      return delivery.claim()
+    case .completing(let upstream, let completion):
+      if let value = pending.take() { ready.append(value) }
+      state = .completionDue(upstream: upstream, completion)
+      return delivery.claim()
+    case .completionDue:
       return delivery.claim()
     case .awaitingSubscription, .terminal:
       return false
@@ -241,49 +234,41 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// subscription or after the upstream completed.
   @inlinable
   mutating func request(_ more: Subscribers.Demand) {
-    guard more > .none, case .subscribed = phase else { return }
+    guard more > .none, case .subscribed = state else { return }
     demand += more
   }
 
-  /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
-  /// to `released`. As in Combine, one before the subscription ends it too: the subscription
-  /// that comes later is cancelled.
+  /// The downstream's cancel: ends the stream, handing what it held to the action. As in
+  /// Combine, one before the subscription ends it too: the subscription that comes later is
+  /// cancelled.
   @usableFromInline
-  mutating func cancel(released: inout Released) -> Bool {
-    switch phase {
-    case .awaitingSubscription, .subscribed, .completing:
-      phase = .terminal
-      swap(&released.upstream, &upstream)
-      swap(&released.pending, &pending)
-      swap(&released.ready, &ready)
-      completion = nil
-      return true
+  mutating func cancel() -> CancelAction {
+    var released = Released()
+    switch state {
+    case .awaitingSubscription:
+      break
+    case .subscribed(let upstream), .completing(let upstream, _), .completionDue(let upstream, _):
+      released.upstream = upstream
     case .terminal:
-      return false
+      return .none
     }
+    state = .terminal
+    swap(&released.pending, &pending)
+    swap(&released.ready, &ready)
+    return .release(released)
   }
 
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
-  /// next element emitted (into `value`), then the completion once an emission released it
-  /// (into `completion`).
+  /// next element emitted, then the completion once an emission released it.
   @inlinable
-  mutating func nextStep(
-    adding more: Subscribers.Demand, value: inout Input?, completion: inout Subscribers.Completion<Failure>?,
-    releasing released: inout (any Subscription)?
-  ) -> Step {
-    switch phase {
-    case .subscribed, .completing:
+  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+    switch state {
+    case .subscribed, .completing, .completionDue:
       demand += more
-      if let next = ready.popFirst() {
-        value = next
-        return .deliver
-      }
-      if completionIsDue, let due = self.completion {
-        phase = .terminal
-        self.completion = nil
-        swap(&released, &upstream)
-        completion = due
-        return .complete
+      if let next = ready.popFirst() { return .deliver(next) }
+      if case .completionDue(let upstream, let completion) = state {
+        state = .terminal
+        return .complete(completion, releasing: upstream)
       }
       delivery.giveBack()
       return .idle
@@ -366,16 +351,11 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
     // As in Combine, the clock is read for every element while subscribed, and only then.
     guard state.withLock({ $0.machine.isSubscribed }) else { return .none }
     let now = scheduler.now
-    var emissionTime: Context.SchedulerTimeType?
-    // The element dropped or replaced is released after the lock.
-    var released: Input?
-    let emission = state.withLock {
-      $0.machine.receive(input, at: now, emissionTime: &emissionTime, released: &released)
-    }
-    switch emission {
-    case .none: break
-    case .immediately: scheduler.schedule { [weak self] in self?.emit() }
-    case .later: scheduler.schedule(after: emissionTime!) { [weak self] in self?.emit() }
+    // The element dropped or replaced leaves with the action, released after the lock.
+    switch state.withLock({ $0.machine.receive(input, at: now) }) {
+    case .release: break
+    case .scheduleEmissionNow: scheduler.schedule { [weak self] in self?.emit() }
+    case .scheduleEmission(let time): scheduler.schedule(after: time) { [weak self] in self?.emit() }
     }
     return .none
   }
@@ -399,11 +379,13 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
-    var released = Machine.Released()
     var downstream: Downstream?
-    state.withLock { state in
-      if state.machine.cancel(released: &released) { swap(&downstream, &state.downstream) }
+    let action = state.withLock { state in
+      let action = state.machine.cancel()
+      if case .release = action { swap(&downstream, &state.downstream) }
+      return action
     }
+    guard case .release(let released) = action else { return }
     released.upstream?.cancel()
     withExtendedLifetime(downstream) {}
   }
@@ -420,12 +402,9 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   @inlinable
   func drain(more initial: Subscribers.Demand) {
     var more = initial
-    var value: Input?
-    var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
-    var upstream: (any Subscription)?
     state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.machine.nextStep(adding: more, value: &value, completion: &completion, releasing: &upstream)
+      let step = state.machine.nextStep(adding: more)
       switch step {
       case .deliver:
         downstream = state.downstream
@@ -438,8 +417,9 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
       }
     } perform: { step in
       switch step {
-      case .deliver: more = downstream?.receive(value.take()!) ?? .none
-      case .complete: downstream?.receive(completion: completion.take()!)
+      case .deliver(let value): more = downstream?.receive(value) ?? .none
+      // The upstream goes with the step, once the downstream has the completion.
+      case .complete(let completion, _): downstream?.receive(completion: completion)
       case .idle: break
       }
     }

@@ -85,40 +85,105 @@ extension Publishers {
 /// lets the next one go, so that they keep their order even on a concurrent scheduler.
 /// Deliveries may run on several threads at once: the call that owns delivery (see
 /// `DeliveryOwnership`) delivers what is let go; the subscribing call owns it from the start.
-/// Values, closures and subscriptions leave the machine through `inout` parameters, to be
-/// released after the lock; the actions are trivial enums.
+/// Values, closures and subscriptions leave the machine inside the actions, to be released after
+/// the lock.
 @usableFromInline
 struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
+  /// As in Combine, the upstream is kept, to be asked and cancelled, until the completion has
+  /// gone out.
   @usableFromInline
-  enum Phase {
+  enum State {
     case awaitingSubscription
-    case subscribed
-    /// The upstream completed; the completion waits behind the elements queued.
-    case completing
+    case subscribed(upstream: any Subscription)
+    /// The upstream completed; its completion waits behind the elements queued.
+    case completing(upstream: any Subscription, Subscribers.Completion<Failure>)
     /// The deadline passed: the upstream is being cancelled, and the completion made.
     case timingOut
+    /// The timeout's completion, made: it goes out at once.
+    case timedOut(Subscribers.Completion<Failure>)
     /// The downstream has its completion, or cancelled.
     case terminal
+  }
+
+  /// What to do after an element from the upstream.
+  @usableFromInline
+  enum ValueAction {
+    /// Ignored, before the subscription or after the end: let go of it after the lock.
+    case release(Input)
+    /// Arm timer `arming`, when the deadline needs a new one, then schedule the element's
+    /// delivery.
+    case scheduleDelivery(arming: UInt64?)
+  }
+
+  /// What to do after the upstream's completion.
+  @usableFromInline
+  enum CompletionAction {
+    /// Ignored: before the subscription, or after the end.
+    case none
+    /// Cancel the pending timer, then schedule the completion's delivery.
+    case scheduleDelivery(stoppingTimer: (any Cancellable)?)
+  }
+
+  /// What to do after a request from the downstream.
+  @usableFromInline
+  enum RequestAction {
+    /// Nothing: before the subscription, or after the end.
+    case none
+    /// Hand the request to the upstream.
+    case forward(to: any Subscription)
+    /// The downstream's first request: restart the clock (see `restartClock`), then hand the
+    /// request to the upstream.
+    case restartClockAndForward(to: any Subscription)
   }
 
   /// What to do after the timer fired.
   @usableFromInline
   enum TimerAction {
+    /// A stale timer, or the stream is no longer subscribed.
     case none
-    /// The deadline moved: arm timer `generation` for `timer.deadline`.
-    case rearm(generation: UInt64)
-    /// The deadline passed: cancel the upstream, make the completion with the closure handed
-    /// out, and report it with `timedOut`.
-    case timeOut
+    /// The deadline moved: cancel the timer that fired, then arm timer `generation` for
+    /// `deadline`.
+    case rearm(generation: UInt64, deadline: Time, stoppingTimer: (any Cancellable)?)
+    /// The deadline passed: cancel the timer that fired and the upstream, let go of the elements
+    /// still queued, make the completion with `makeError` (a finish without it), and report it
+    /// with `timedOut`.
+    case timeOut(
+      stoppingTimer: (any Cancellable)?, cancellingUpstream: any Subscription, makeError: (() -> Failure)?,
+      dropping: ValueQueue<Input>)
   }
 
-  /// What the owner of delivery does next.
+  /// What to do after the downstream's cancel.
+  @usableFromInline
+  enum CancelAction {
+    /// Ignored: before the subscription, as in Combine, or after the end.
+    case none
+    /// The stream has ended: cancel and let go of what it held, and let the downstream go.
+    case release(Released)
+  }
+
+  /// What the owner of delivery does next: hand the demand the last element returned to the
+  /// upstream, `forwardingTo`, when there is demand to hand, then perform `step`.
+  @usableFromInline
+  struct Work {
+    @usableFromInline
+    var forwardingTo: (any Subscription)?
+    @usableFromInline
+    var step: Step
+
+    @inlinable
+    init(forwardingTo: (any Subscription)?, _ step: Step) {
+      self.forwardingTo = forwardingTo
+      self.step = step
+    }
+  }
+
+  /// What the owner of delivery delivers next.
   @usableFromInline
   enum Step {
-    /// Deliver the element handed out.
-    case deliver
-    /// Deliver the completion handed out; the stream has ended.
-    case complete
+    case deliver(Input)
+    /// Deliver the completion, then let go of the upstream kept until then, if any; the stream
+    /// has ended.
+    case complete(Subscribers.Completion<Failure>, releasing: (any Subscription)?)
     /// Nothing to deliver: delivery was given back, or the stream has ended.
     case idle
   }
@@ -140,9 +205,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   }
 
   @usableFromInline
-  var phase = Phase.awaitingSubscription
-  @usableFromInline
-  var upstream: (any Subscription)?
+  var state = State.awaitingSubscription
   @usableFromInline
   var timer = DeadlineTimer<Time>()
   /// Whether the downstream has requested anything yet: its first request restarts the clock.
@@ -154,9 +217,6 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Scheduled deliveries that have run and not yet let an element or the completion go.
   @usableFromInline
   var hops = 0
-  /// The upstream's completion (behind `queued`), or the timeout's (at once).
-  @usableFromInline
-  var completion: Subscribers.Completion<Failure>?
   @usableFromInline
   var customError: (() -> Failure)?
   /// Which call owns the downstream; the subscribing call, from the start.
@@ -172,65 +232,56 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// timer to arm, or `nil` to cancel the subscription (a second one).
   @usableFromInline
   mutating func receive(subscription: any Subscription, deadline: Time) -> UInt64? {
-    guard case .awaitingSubscription = phase else { return nil }
-    phase = .subscribed
-    upstream = subscription
+    guard case .awaitingSubscription = state else { return nil }
+    state = .subscribed(upstream: subscription)
     return timer.move(to: deadline)
   }
 
-  /// An element from the upstream, the clock starting again with the deadline `deadline`:
-  /// returns whether to schedule its delivery. A timer to arm goes to `arming`; an element
-  /// ignored (before the subscription, after the end) to `released`.
+  /// An element from the upstream, the clock starting again with the deadline `deadline`.
   @inlinable
-  mutating func receive(_ input: Input, deadline: Time, arming: inout UInt64?, released: inout Input?) -> Bool {
-    guard case .subscribed = phase else {
-      released = input
-      return false
-    }
-    arming = timer.move(to: deadline)
+  mutating func receive(_ input: Input, deadline: Time) -> ValueAction {
+    guard case .subscribed = state else { return .release(input) }
+    let arming = timer.move(to: deadline)
     queued.append(input)
-    return true
+    return .scheduleDelivery(arming: arming)
   }
 
-  /// The upstream's completion: returns whether to schedule its delivery. The timer is stopped
-  /// into `cancelling`.
+  /// The upstream's completion: the timer stops, and the completion waits behind the elements
+  /// queued.
   @usableFromInline
-  mutating func receive(completion: Subscribers.Completion<Failure>, cancelling: inout (any Cancellable)?) -> Bool {
-    guard case .subscribed = phase else { return false }
-    // As in Combine, the upstream is kept, to be asked and cancelled, until the completion has
-    // gone out.
-    phase = .completing
-    cancelling = timer.stop()
-    self.completion = completion
-    return true
+  mutating func receive(completion: Subscribers.Completion<Failure>) -> CompletionAction {
+    guard case .subscribed(let upstream) = state else { return .none }
+    state = .completing(upstream: upstream, completion)
+    return .scheduleDelivery(stoppingTimer: timer.stop())
   }
 
   /// A scheduled delivery ran: returns whether this call owns delivery and drains.
   @usableFromInline
   mutating func deliveryCameDue() -> Bool {
-    switch phase {
+    switch state {
     case .subscribed, .completing:
       hops += 1
       return delivery.claim()
-    case .awaitingSubscription, .timingOut, .terminal:
+    case .awaitingSubscription, .timingOut, .timedOut, .terminal:
       return false
     }
   }
 
-  /// A request from the downstream, `.none` too, as in Combine: returns whether it is the first,
-  /// which restarts the clock (see `restartClock`). It goes to the upstream, through `forward`.
+  /// A request from the downstream, `.none` too, as in Combine: it goes to the upstream, and the
+  /// first one restarts the clock.
   @inlinable
-  mutating func request(forwardingTo forward: inout (any Subscription)?) -> Bool {
-    switch phase {
-    case .subscribed:
-      forward = upstream
-      defer { hasRequested = true }
-      return !hasRequested
-    case .completing:
-      forward = upstream
-      return false
-    case .awaitingSubscription, .timingOut, .terminal:
-      return false
+  mutating func request() -> RequestAction {
+    switch state {
+    case .subscribed(let upstream):
+      guard hasRequested else {
+        hasRequested = true
+        return .restartClockAndForward(to: upstream)
+      }
+      return .forward(to: upstream)
+    case .completing(let upstream, _):
+      return .forward(to: upstream)
+    case .awaitingSubscription, .timingOut, .timedOut, .terminal:
+      return .none
     }
   }
 
@@ -238,104 +289,105 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// timer to arm, if none is pending.
   @inlinable
   mutating func restartClock(deadline: Time) -> UInt64? {
-    guard case .subscribed = phase else { return nil }
+    guard case .subscribed = state else { return nil }
     return timer.move(to: deadline)
   }
 
-  /// Timer `generation` fired at `now`. When the deadline has passed, the upstream to cancel
-  /// goes to `cancellingUpstream`, the closure that makes the error to `makeError`, and the
-  /// elements still queued, dropped, to `dropped`. The timer's cancellable goes to `cancelling`.
+  /// Timer `generation` fired at `now`: the deadline moved, or passed.
   @inlinable
-  mutating func timerFired(
-    _ generation: UInt64, at now: Time, cancelling: inout (any Cancellable)?,
-    cancellingUpstream: inout (any Subscription)?, makeError: inout (() -> Failure)?, dropped: inout ValueQueue<Input>
-  ) -> TimerAction {
-    guard case .subscribed = phase else { return .none }
-    switch timer.fired(generation, at: now, cancelling: &cancelling) {
+  mutating func timerFired(_ generation: UInt64, at now: Time) -> TimerAction {
+    guard case .subscribed(let upstream) = state else { return .none }
+    var fired: (any Cancellable)?
+    switch timer.fired(generation, at: now, cancelling: &fired) {
     case .stale:
       return .none
     case .early(let generation):
-      return .rearm(generation: generation)
+      return .rearm(generation: generation, deadline: timer.deadline!, stoppingTimer: fired)
     case .due:
-      phase = .timingOut
-      swap(&cancellingUpstream, &upstream)
-      swap(&makeError, &customError)
+      state = .timingOut
+      var dropped = ValueQueue<Input>()
       swap(&dropped, &queued)
       hops = 0
-      return .timeOut
+      return .timeOut(
+        stoppingTimer: fired, cancellingUpstream: upstream, makeError: customError.take(), dropping: dropped)
     }
   }
 
   /// The timeout's completion, made: returns whether this call owns delivery and drains.
   @usableFromInline
   mutating func timedOut(with completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .timingOut = phase else { return false }
-    self.completion = completion
+    guard case .timingOut = state else { return false }
+    state = .timedOut(completion)
     return delivery.claim()
   }
 
-  /// The downstream's cancel: returns whether it ended the stream, handing what the stream held
-  /// to `released`. One before the subscription is ignored, as in Combine.
+  /// The downstream's cancel: ends the stream, handing what it held to the action. One before
+  /// the subscription is ignored, as in Combine.
   @usableFromInline
-  mutating func cancel(released: inout Released) -> Bool {
-    switch phase {
-    case .subscribed, .completing, .timingOut:
-      phase = .terminal
-      swap(&released.upstream, &upstream)
-      released.timer = timer.stop()
-      swap(&released.queued, &queued)
-      swap(&released.customError, &customError)
-      completion = nil
-      return true
+  mutating func cancel() -> CancelAction {
+    var released = Released()
+    switch state {
+    case .subscribed(let upstream), .completing(let upstream, _):
+      released.upstream = upstream
+    case .timingOut, .timedOut:
+      break
     case .awaitingSubscription, .terminal:
-      return false
+      return .none
     }
+    state = .terminal
+    released.timer = timer.stop()
+    swap(&released.queued, &queued)
+    swap(&released.customError, &customError)
+    return .release(released)
   }
 
-  /// Asked by the owner of delivery after the last element returned `more`: the upstream to ask
-  /// for `more` goes to `forward`; then the next element a scheduled delivery let go (into
-  /// `value`), then the completion (into `completion`): the upstream's once every element queued
-  /// before it has gone (the upstream, kept until then, goes to `released`), the timeout's at
-  /// once.
+  /// Asked by the owner of delivery after the last element returned `more`: the upstream is to
+  /// be asked for `more`; then the next element a scheduled delivery let go, then the
+  /// completion: the upstream's once every element queued before it has gone (with the
+  /// upstream, kept until then), the timeout's at once.
   @inlinable
-  mutating func nextStep(
-    adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?, value: inout Input?,
-    completion: inout Subscribers.Completion<Failure>?, releasing released: inout (any Subscription)?
-  ) -> Step {
-    switch phase {
+  mutating func nextStep(adding more: Subscribers.Demand) -> Work {
+    switch state {
     case .subscribed, .completing:
-      if more > .none { forward = upstream }
+      // The upstream is read out of the state only when there is demand to hand it.
+      let forward = more > .none ? upstream : nil
       if hops > 0 {
         if let next = queued.popFirst() {
           hops -= 1
-          value = next
-          return .deliver
+          return Work(forwardingTo: forward, .deliver(next))
         }
-        if case .completing = phase, let due = self.completion {
-          swap(&released, &upstream)
-          return complete(with: due, into: &completion)
+        if case .completing(let upstream, let due) = state {
+          return Work(forwardingTo: forward, complete(with: due, releasing: upstream))
         }
       }
-    case .timingOut:
-      if let due = self.completion { return complete(with: due, into: &completion) }
-    case .awaitingSubscription:
-      break
+      delivery.giveBack()
+      return Work(forwardingTo: forward, .idle)
+    case .timedOut(let due):
+      return Work(forwardingTo: nil, complete(with: due, releasing: nil))
+    case .awaitingSubscription, .timingOut:
+      delivery.giveBack()
+      return Work(forwardingTo: nil, .idle)
     case .terminal:
-      return .idle
+      return Work(forwardingTo: nil, .idle)
     }
-    delivery.giveBack()
-    return .idle
+  }
+
+  /// The upstream, while it is kept.
+  @inlinable
+  var upstream: (any Subscription)? {
+    switch state {
+    case .subscribed(let upstream), .completing(let upstream, _): upstream
+    case .awaitingSubscription, .timingOut, .timedOut, .terminal: nil
+    }
   }
 
   @usableFromInline
   mutating func complete(
-    with due: Subscribers.Completion<Failure>, into completion: inout Subscribers.Completion<Failure>?
+    with due: Subscribers.Completion<Failure>, releasing upstream: (any Subscription)?
   ) -> Step {
-    phase = .terminal
-    self.completion = nil
+    state = .terminal
     customError = nil
-    completion = due
-    return .complete
+    return .complete(due, releasing: upstream)
   }
 }
 
@@ -415,45 +467,50 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     let deadline = scheduler.now.advanced(by: interval)
-    var arming: UInt64?
-    // An element ignored is released after the lock.
-    var released: Input?
-    let schedules = state.withLock {
-      $0.machine.receive(input, deadline: deadline, arming: &arming, released: &released)
+    // An element ignored leaves with the action, released after the lock.
+    let action = state.withLock { $0.machine.receive(input, deadline: deadline) }
+    if case .scheduleDelivery(let arming) = action {
+      if let arming { arm(arming, at: deadline) }
+      scheduleDelivery()
     }
-    if let arming { arm(arming, at: deadline) }
-    if schedules { scheduleDelivery() }
     return .none
   }
 
   @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
-    var cancelling: (any Cancellable)?
-    let schedules = state.withLock { $0.machine.receive(completion: completion, cancelling: &cancelling) }
-    cancelling?.cancel()
-    if schedules { scheduleDelivery() }
+    guard case .scheduleDelivery(let timer) = state.withLock({ $0.machine.receive(completion: completion) }) else {
+      return
+    }
+    timer?.cancel()
+    scheduleDelivery()
   }
 
   // MARK: Downstream
 
   @inlinable
   func request(_ demand: Subscribers.Demand) {
-    var upstream: (any Subscription)?
-    if state.withLock({ $0.machine.request(forwardingTo: &upstream) }) {
+    switch state.withLock({ $0.machine.request() }) {
+    case .none:
+      break
+    case .forward(let upstream):
+      upstream.request(demand)
+    case .restartClockAndForward(let upstream):
       let deadline = scheduler.now.advanced(by: interval)
       if let timer = state.withLock({ $0.machine.restartClock(deadline: deadline) }) { arm(timer, at: deadline) }
+      upstream.request(demand)
     }
-    upstream?.request(demand)
   }
 
   @usableFromInline
   func cancel() {
     // What the stream held leaves after the lock: deinits may call back into this subscription.
-    var released = Machine.Released()
     var downstream: Downstream?
-    state.withLock { state in
-      if state.machine.cancel(released: &released) { swap(&downstream, &state.downstream) }
+    let action = state.withLock { state in
+      let action = state.machine.cancel()
+      if case .release = action { swap(&downstream, &state.downstream) }
+      return action
     }
+    guard case .release(let released) = action else { return }
     released.timer?.cancel()
     released.upstream?.cancel()
     withExtendedLifetime(downstream) {}
@@ -476,27 +533,18 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
   @inlinable
   func timerFired(_ generation: UInt64) {
     let now = scheduler.now
-    var cancelling: (any Cancellable)?
-    var upstream: (any Subscription)?
-    var makeError: (() -> Failure)?
-    var dropped = ValueQueue<Input>()
-    var deadline: Context.SchedulerTimeType?
-    let action = state.withLock { state in
-      let action = state.machine.timerFired(
-        generation, at: now, cancelling: &cancelling, cancellingUpstream: &upstream, makeError: &makeError,
-        dropped: &dropped)
-      if case .rearm = action { deadline = state.machine.timer.deadline }
-      return action
-    }
-    cancelling?.cancel()
+    // The elements dropped leave with the action, released after the lock.
+    let action = state.withLock { $0.machine.timerFired(generation, at: now) }
     switch action {
     case .none:
       break
-    case .rearm(let next):
-      arm(next, at: deadline!)
-    case .timeOut:
+    case .rearm(let next, let deadline, let timer):
+      timer?.cancel()
+      arm(next, at: deadline)
+    case .timeOut(let timer, let upstream, let makeError, _):
+      timer?.cancel()
       // As in Combine: the upstream is cancelled, then the error is made.
-      upstream?.cancel()
+      upstream.cancel()
       let completion: Subscribers.Completion<Failure> = makeError.map { .failure($0()) } ?? .finished
       if state.withLock({ $0.machine.timedOut(with: completion) }) { drain(more: .none) }
     }
@@ -518,29 +566,25 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
   @inlinable
   func drain(more initial: Subscribers.Demand) {
     var more = initial
-    var forward: (any Subscription)?
-    var value: Input?
-    var completion: Subscribers.Completion<Failure>?
     var downstream: Downstream?
-    var upstream: (any Subscription)?
-    state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.machine.nextStep(
-        adding: more, forwardingTo: &forward, value: &value, completion: &completion, releasing: &upstream)
-      switch step {
+    state.drain { state -> NextDelivery<Machine.Work> in
+      let work = state.machine.nextStep(adding: more)
+      switch work.step {
       case .deliver:
         downstream = state.downstream
-        return .perform(step)
+        return .perform(work)
       case .complete:
         swap(&downstream, &state.downstream)
-        return .performAndStop(step)
+        return .performAndStop(work)
       case .idle:
-        return forward == nil ? .stop : .performAndStop(step)
+        return work.forwardingTo == nil ? .stop : .performAndStop(work)
       }
-    } perform: { step in
-      if let upstream = forward.take() { upstream.request(more) }
-      switch step {
-      case .deliver: more = downstream?.receive(value.take()!) ?? .none
-      case .complete: downstream?.receive(completion: completion.take()!)
+    } perform: { work in
+      work.forwardingTo?.request(more)
+      switch work.step {
+      case .deliver(let value): more = downstream?.receive(value) ?? .none
+      // The upstream kept until the completion goes with the step, once the downstream has it.
+      case .complete(let completion, _): downstream?.receive(completion: completion)
       case .idle: break
       }
     }

@@ -12,9 +12,7 @@ struct DebounceStateMachineTests {
     var machine = Machine()
     #expect(machine.receive(subscription: SpySubscription()) == true)
     // The subscribing call owns the downstream until it has drained.
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    guard case .idle = machine.nextStep(adding: .none, value: &value, completion: &completion) else {
+    guard case .idle = machine.nextStep(adding: .none) else {
       Issue.record("a fresh debounce has nothing to deliver")
       return machine
     }
@@ -22,15 +20,28 @@ struct DebounceStateMachineTests {
     return machine
   }
 
+  /// Timer `timer` fires at `now`: the action, the element it hands out (delivered or dropped)
+  /// and the timer's cancellable, to be cancelled.
   private func fire(
     _ machine: inout Machine, _ timer: UInt64, at now: Int
   ) -> (
     Machine.TimerAction, Int?, (any Cancellable)?
   ) {
-    var value: Int?
-    var cancelling: (any Cancellable)?
-    let action = machine.timerFired(timer, at: now, value: &value, cancelling: &cancelling)
-    return (action, value, cancelling)
+    let action = machine.timerFired(timer, at: now)
+    switch action {
+    case .none: return (action, nil, nil)
+    case .stopTimer(let cancelling, let dropped): return (action, dropped, cancelling)
+    case .deliver(let value, let cancelling): return (action, value, cancelling)
+    case .rearm(_, _, let cancelling): return (action, nil, cancelling)
+    }
+  }
+
+  /// An element arrives, due at `deadline`: the timer to arm, if any, and the element released.
+  private func receive(_ machine: inout Machine, _ input: Int, deadline: Int) -> (timer: UInt64?, released: Int?) {
+    switch machine.receive(input, deadline: deadline) {
+    case .release(let released): (nil, released)
+    case .arm(let timer, let released): (timer, released)
+    }
   }
 
   @Test func aSecondSubscriptionIsRefused() {
@@ -40,11 +51,9 @@ struct DebounceStateMachineTests {
 
   @Test func aBurstOfValuesArmsOneTimerAndMovesItsDeadline() {
     var machine = subscribed()
-    var released: Int?
-    #expect(machine.receive(1, deadline: 10, released: &released) == 1)
+    #expect(receive(&machine, 1, deadline: 10).timer == 1)
     for value in 2...100 {
-      #expect(machine.receive(value, deadline: 10 + value, released: &released) == nil)
-      #expect(released == value - 1)
+      #expect(receive(&machine, value, deadline: 10 + value) == (nil, value - 1))
     }
     #expect(machine.timer.deadline == 110)
     #expect(machine.pending == 100)
@@ -52,13 +61,12 @@ struct DebounceStateMachineTests {
 
   @Test func aTimerThatFiresBeforeTheMovedDeadlineIsReplaced() {
     var machine = subscribed()
-    var released: Int?
-    let first = machine.receive(1, deadline: 10, released: &released)!
+    let first = receive(&machine, 1, deadline: 10).timer!
     let spy = SpySubscription()
     #expect(machine.timer.armed(first, spy) == nil)
-    _ = machine.receive(2, deadline: 14, released: &released)
+    _ = receive(&machine, 2, deadline: 14).timer
     let (action, value, cancelling) = fire(&machine, first, at: 10)
-    guard case .rearm(let second) = action else {
+    guard case .rearm(let second, 14, _) = action else {
       Issue.record("the deadline moved: a new timer is armed, got \(action)")
       return
     }
@@ -82,8 +90,7 @@ struct DebounceStateMachineTests {
   @Test func aCancellableThatComesAfterItsTimerFiredIsHandedBackToBeCancelled() {
     // The immediate scheduler runs the action before `schedule` returns.
     var machine = subscribed()
-    var released: Int?
-    let timer = machine.receive(1, deadline: 0, released: &released)!
+    let timer = receive(&machine, 1, deadline: 0).timer!
     guard case .deliver = fire(&machine, timer, at: 0).0 else {
       Issue.record("due at once")
       return
@@ -94,13 +101,12 @@ struct DebounceStateMachineTests {
 
   @Test func anElementThatComesDueWithoutDemandIsDropped() {
     var machine = subscribed(demand: .max(1))
-    var released: Int?
-    let first = machine.receive(1, deadline: 10, released: &released)!
+    let first = receive(&machine, 1, deadline: 10).timer!
     #expect(fire(&machine, first, at: 10).1 == 1)
     #expect(machine.demand == .none)
-    let second = machine.receive(2, deadline: 20, released: &released)!
+    let second = receive(&machine, 2, deadline: 20).timer!
     let (action, dropped, _) = fire(&machine, second, at: 20)
-    guard case .none = action else {
+    guard case .stopTimer(_, dropping: .some(2)) = action else {
       Issue.record("without demand the element is dropped, got \(action)")
       return
     }
@@ -110,22 +116,19 @@ struct DebounceStateMachineTests {
 
   @Test func elementsThatComeDueWhileAnotherCallDeliversWaitInOrder() {
     var machine = subscribed()
-    var released: Int?
-    let first = machine.receive(1, deadline: 10, released: &released)!
+    let first = receive(&machine, 1, deadline: 10).timer!
     guard case .deliver = fire(&machine, first, at: 10).0 else { return }
     // While that call delivers 1, two more come due on other threads.
-    let second = machine.receive(2, deadline: 20, released: &released)!
-    guard case .none = fire(&machine, second, at: 20).0 else {
+    let second = receive(&machine, 2, deadline: 20).timer!
+    guard case .stopTimer(_, dropping: nil) = fire(&machine, second, at: 20).0 else {
       Issue.record("the owner delivers it")
       return
     }
-    let third = machine.receive(3, deadline: 30, released: &released)!
+    let third = receive(&machine, 3, deadline: 30).timer!
     _ = fire(&machine, third, at: 30)
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    guard case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion), value == 2,
-      case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion), value == 3,
-      case .idle = machine.nextStep(adding: .none, value: &value, completion: &completion)
+    guard case .deliver(2) = machine.nextStep(adding: .none),
+      case .deliver(3) = machine.nextStep(adding: .none),
+      case .idle = machine.nextStep(adding: .none)
     else {
       Issue.record("the waiting elements go out in order")
       return
@@ -134,43 +137,52 @@ struct DebounceStateMachineTests {
 
   @Test func theCompletionDropsTheWaitingElementStopsTheTimerAndWaitsForTheScheduler() {
     var machine = subscribed()
-    var released: Int?
-    let timer = machine.receive(1, deadline: 10, released: &released)!
+    let timer = receive(&machine, 1, deadline: 10).timer!
     let spy = SpySubscription()
     _ = machine.timer.armed(timer, spy)
-    var dropped: Int?
-    var cancelling: (any Cancellable)?
-    #expect(machine.receive(completion: .failure(Oops()), dropped: &dropped, cancelling: &cancelling) == true)
-    #expect(dropped == 1)
+    guard case .schedule(let cancelling, dropping: .some(1)) = machine.receive(completion: .failure(Oops())) else {
+      Issue.record("the completion is scheduled, dropping the waiting element")
+      return
+    }
     #expect(cancelling as? SpySubscription === spy)
-    #expect(machine.upstream == nil)
+    guard case .completing = machine.state else {
+      Issue.record("the upstream is let go of once it completed")
+      return
+    }
     // Values and completions after the completion are ignored.
-    #expect(machine.receive(2, deadline: 20, released: &released) == nil)
-    #expect(released == 2)
-    #expect(machine.receive(completion: .finished, dropped: &dropped, cancelling: &cancelling) == false)
+    #expect(receive(&machine, 2, deadline: 20) == (nil, 2))
+    guard case .none = machine.receive(completion: .finished) else {
+      Issue.record("a second completion is ignored")
+      return
+    }
     #expect(machine.completionCameDue() == true)
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    guard case .complete = machine.nextStep(adding: .none, value: &value, completion: &completion) else {
+    guard case .complete(let completion) = machine.nextStep(adding: .none) else {
       Issue.record("the completion goes out once the scheduler ran it")
       return
     }
     #expect(completion == .failure(Oops()))
-    #expect(machine.phase == .terminal)
+    guard case .terminal = machine.state else {
+      Issue.record("the stream has ended")
+      return
+    }
   }
 
   @Test func aCancelReleasesEverythingAndEndsTheStream() {
     var machine = subscribed()
-    var released: Int?
-    let timer = machine.receive(1, deadline: 10, released: &released)!
+    let timer = receive(&machine, 1, deadline: 10).timer!
     let spy = SpySubscription()
     _ = machine.timer.armed(timer, spy)
-    var bundle = Machine.Released()
-    #expect(machine.cancel(released: &bundle) == true)
+    guard case .release(let bundle) = machine.cancel() else {
+      Issue.record("the cancel ends the stream")
+      return
+    }
     #expect(bundle.upstream != nil)
     #expect(bundle.timer as? SpySubscription === spy)
     #expect(bundle.pending == 1)
-    #expect(machine.cancel(released: &bundle) == false)
+    guard case .none = machine.cancel() else {
+      Issue.record("a second cancel is ignored")
+      return
+    }
     guard case .none = fire(&machine, timer, at: 10).0 else {
       Issue.record("nothing after cancel")
       return
@@ -179,12 +191,12 @@ struct DebounceStateMachineTests {
 
   @Test func nothingHappensBeforeTheSubscription() {
     var machine = Machine()
-    var released: Int?
-    #expect(machine.receive(1, deadline: 10, released: &released) == nil)
-    #expect(released == 1)
+    #expect(receive(&machine, 1, deadline: 10) == (nil, 1))
     machine.request(.max(1))
     #expect(machine.demand == .none)
-    var bundle = Machine.Released()
-    #expect(machine.cancel(released: &bundle) == false)
+    guard case .none = machine.cancel() else {
+      Issue.record("a cancel before the subscription is ignored, as in Combine")
+      return
+    }
   }
 }

@@ -11,11 +11,7 @@ struct ThrottleStateMachineTests {
   private func subscribed(interval: Int = 500, latest: Bool, demand: Subscribers.Demand = .unlimited) -> Machine {
     var machine = Machine(interval: interval, latest: latest)
     #expect(machine.receive(subscription: SpySubscription()) == true)
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var upstream: (any Subscription)?
-    guard case .idle = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
-    else {
+    guard case .idle = machine.nextStep(adding: .none) else {
       Issue.record("a fresh throttle has nothing to deliver")
       return machine
     }
@@ -26,12 +22,8 @@ struct ThrottleStateMachineTests {
   /// Everything the owner of delivery would deliver now.
   private func drained(_ machine: inout Machine) -> [Int] {
     var delivered: [Int] = []
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var upstream: (any Subscription)?
-    while case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
-    {
-      delivered.append(value.take()!)
+    while case .deliver(let value) = machine.nextStep(adding: .none) {
+      delivered.append(value)
     }
     return delivered
   }
@@ -49,12 +41,10 @@ struct ThrottleStateMachineTests {
     }
     for (value, time) in script {
       runEmission(upTo: time)
-      var emissionTime: Int?
-      var released: Int?
-      switch machine.receive(value, at: time, emissionTime: &emissionTime, released: &released) {
-      case .none: break
-      case .immediately: emissionDue = time
-      case .later: emissionDue = emissionTime
+      switch machine.receive(value, at: time) {
+      case .release: break
+      case .scheduleEmissionNow: emissionDue = time
+      case .scheduleEmission(let emissionTime): emissionDue = emissionTime
       }
       // An immediate emission runs on the scheduler's next turn, before the next element.
       runEmission(upTo: time)
@@ -77,24 +67,21 @@ struct ThrottleStateMachineTests {
 
   @Test func theFirstElementIsEmittedImmediatelyAndTheNextOneIntervalAfterTheEmission() {
     var machine = subscribed(interval: 60, latest: false)
-    var emissionTime: Int?
-    var released: Int?
-    guard case .immediately = machine.receive(0, at: 0, emissionTime: &emissionTime, released: &released) else {
+    guard case .scheduleEmissionNow = machine.receive(0, at: 0) else {
       Issue.record("the first element goes out on the scheduler's next turn")
       return
     }
     #expect(machine.emissionNeedsTime)
     #expect(machine.emit(at: 0) == true)
     #expect(drained(&machine) == [0])
-    guard case .later = machine.receive(1, at: 45, emissionTime: &emissionTime, released: &released) else {
-      Issue.record("within the interval, the emission waits")
+    guard case .scheduleEmission(at: 60) = machine.receive(1, at: 45) else {
+      Issue.record("within the interval, the emission waits, until one interval after the last")
       return
     }
-    #expect(emissionTime == 60)
     #expect(machine.emit(at: 60) == true)
     #expect(drained(&machine) == [1])
     // After a gap longer than the interval, the element goes out at once again.
-    guard case .immediately = machine.receive(2, at: 121, emissionTime: &emissionTime, released: &released) else {
+    guard case .scheduleEmissionNow = machine.receive(2, at: 121) else {
       Issue.record("after a gap, the emission is immediate")
       return
     }
@@ -102,56 +89,53 @@ struct ThrottleStateMachineTests {
 
   @Test func anElementWithoutDemandIsDroppedEvenWhenLatestWouldKeepIt() {
     var machine = subscribed(latest: true, demand: .max(1))
-    var emissionTime: Int?
-    var released: Int?
-    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &released)
+    _ = machine.receive(1, at: 0)
     #expect(machine.demand == .none)
-    guard case .none = machine.receive(2, at: 1, emissionTime: &emissionTime, released: &released) else { return }
-    #expect(released == 2)
+    guard case .release(.some(2)) = machine.receive(2, at: 1) else {
+      Issue.record("without demand, the element is dropped")
+      return
+    }
     #expect(machine.pending == 1)
   }
 
   @Test func theCompletionFollowsTheWaitingElement() {
     var machine = subscribed(latest: true)
-    var emissionTime: Int?
-    var released: Int?
-    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &released)
+    _ = machine.receive(1, at: 0)
     #expect(machine.receive(completion: .finished) == false)
     #expect(!machine.emissionNeedsTime)
     // Elements after the completion are ignored.
-    guard case .none = machine.receive(2, at: 1, emissionTime: &emissionTime, released: &released) else { return }
+    guard case .release(.some(2)) = machine.receive(2, at: 1) else { return }
     #expect(machine.emit(at: nil) == true)
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var upstream: (any Subscription)?
-    guard case .deliver = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream),
-      value == 1,
-      case .complete = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
+    guard case .deliver(1) = machine.nextStep(adding: .none),
+      case .complete(.finished, _) = machine.nextStep(adding: .none)
     else {
       Issue.record("the element, then the completion")
       return
     }
-    #expect(completion == .finished)
-    #expect(machine.phase == .terminal)
+    guard case .terminal = machine.state else {
+      Issue.record("the stream has ended")
+      return
+    }
   }
 
   @Test func aCompletionWithNothingWaitingIsScheduledOnItsOwn() {
     var machine = subscribed(latest: false)
     #expect(machine.receive(completion: .failure(Oops())) == true)
     // As in Combine, the upstream is kept until the completion has gone out.
-    #expect(machine.upstream != nil)
+    guard case .completing = machine.state else {
+      Issue.record("the upstream is kept while the completion waits")
+      return
+    }
     #expect(machine.emit(at: nil) == true)
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var upstream: (any Subscription)?
-    guard case .complete = machine.nextStep(adding: .none, value: &value, completion: &completion, releasing: &upstream)
-    else {
-      Issue.record("the failure goes out")
+    guard case .complete(let completion, releasing: _) = machine.nextStep(adding: .none) else {
+      Issue.record("the failure goes out, and the upstream with it")
       return
     }
     #expect(completion == .failure(Oops()))
-    #expect(upstream != nil)
-    #expect(machine.upstream == nil)
+    guard case .terminal = machine.state else {
+      Issue.record("the upstream is let go of")
+      return
+    }
   }
 
   @Test func requestingNothingIsIgnored() {
@@ -164,18 +148,20 @@ struct ThrottleStateMachineTests {
 
   @Test func aCancelBeforeTheSubscriptionRefusesIt() {
     var machine = Machine(interval: 1, latest: true)
-    var released = Machine.Released()
-    #expect(machine.cancel(released: &released) == true)
+    guard case .release = machine.cancel() else {
+      Issue.record("a cancel before the subscription ends the stream, as in Combine")
+      return
+    }
     #expect(machine.receive(subscription: SpySubscription()) == false)
   }
 
   @Test func aCancelReleasesTheWaitingElementAndStopsTheEmission() {
     var machine = subscribed(latest: false)
-    var emissionTime: Int?
-    var dropped: Int?
-    _ = machine.receive(1, at: 0, emissionTime: &emissionTime, released: &dropped)
-    var released = Machine.Released()
-    #expect(machine.cancel(released: &released) == true)
+    _ = machine.receive(1, at: 0)
+    guard case .release(let released) = machine.cancel() else {
+      Issue.record("the cancel ends the stream")
+      return
+    }
     #expect(released.pending == 1)
     #expect(released.upstream != nil)
     #expect(machine.emit(at: 0) == false)

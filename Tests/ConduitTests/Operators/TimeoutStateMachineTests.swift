@@ -8,54 +8,32 @@ import Testing
 struct TimeoutStateMachineTests {
   fileprivate typealias Machine = TimeoutStateMachine<Int, Oops, Int>
 
-  private struct Fired {
-    var action: Machine.TimerAction
-    var cancelling: (any Cancellable)?
-    var upstream: (any Subscription)?
-    var makeError: (() -> Oops)?
-    var dropped: [Int]
-  }
-
   private func subscribed(customError: (() -> Oops)? = nil, deadline: Int = 13) -> (Machine, UInt64) {
     var machine = Machine(customError: customError)
     let timer = machine.receive(subscription: SpySubscription(), deadline: deadline)
     #expect(timer != nil)
-    var forward: (any Subscription)?
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var retired: (any Subscription)?
-    guard
-      case .idle = machine.nextStep(
-        adding: .none, forwardingTo: &forward, value: &value, completion: &completion, releasing: &retired)
-    else {
+    guard case .idle = machine.nextStep(adding: .none).step else {
       Issue.record("a fresh timeout has nothing to deliver")
       return (machine, timer ?? 0)
     }
     return (machine, timer ?? 0)
   }
 
-  private func fire(_ machine: inout Machine, _ timer: UInt64, at now: Int) -> Fired {
-    var fired = Fired(action: .none, dropped: [])
-    var dropped = ValueQueue<Int>()
-    fired.action = machine.timerFired(
-      timer, at: now, cancelling: &fired.cancelling, cancellingUpstream: &fired.upstream,
-      makeError: &fired.makeError, dropped: &dropped)
-    fired.dropped = dropped.elements
-    return fired
+  /// An element arrives, the clock starting again with `deadline`: whether its delivery is
+  /// scheduled, and the timer to arm.
+  private func receive(_ machine: inout Machine, _ input: Int, deadline: Int) -> (schedules: Bool, arming: UInt64?) {
+    switch machine.receive(input, deadline: deadline) {
+    case .release: (false, nil)
+    case .scheduleDelivery(let arming): (true, arming)
+    }
   }
 
   /// What the owner of delivery would deliver now, completions as `nil`.
   private func drained(_ machine: inout Machine) -> [Int?] {
     var delivered: [Int?] = []
-    var forward: (any Subscription)?
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var retired: (any Subscription)?
     while true {
-      switch machine.nextStep(
-        adding: .none, forwardingTo: &forward, value: &value, completion: &completion, releasing: &retired)
-      {
-      case .deliver: delivered.append(value.take()!)
+      switch machine.nextStep(adding: .none).step {
+      case .deliver(let value): delivered.append(value)
       case .complete: delivered.append(nil)
       case .idle: return delivered
       }
@@ -69,26 +47,25 @@ struct TimeoutStateMachineTests {
 
   @Test func onlyTheFirstRequestRestartsTheClockAndEveryRequestIsForwarded() {
     var (machine, _) = subscribed()
-    var forward: (any Subscription)?
-    #expect(machine.request(forwardingTo: &forward) == true)
-    #expect(forward != nil)
+    guard case .restartClockAndForward = machine.request() else {
+      Issue.record("the first request restarts the clock and goes to the upstream")
+      return
+    }
     #expect(machine.restartClock(deadline: 20) == nil)
     #expect(machine.timer.deadline == 20)
-    forward = nil
-    #expect(machine.request(forwardingTo: &forward) == false)
-    #expect(forward != nil)
+    guard case .forward = machine.request() else {
+      Issue.record("a later request only goes to the upstream")
+      return
+    }
   }
 
   @Test func elementsMoveTheDeadlineWithoutANewTimer() {
     var (machine, timer) = subscribed()
-    var arming: UInt64?
-    var released: Int?
     for value in 1...100 {
-      #expect(machine.receive(value, deadline: 13 + value, arming: &arming, released: &released) == true)
-      #expect(arming == nil)
+      #expect(receive(&machine, value, deadline: 13 + value) == (true, nil))
     }
     #expect(machine.timer.deadline == 113)
-    guard case .rearm = fire(&machine, timer, at: 13).action else {
+    guard case .rearm(_, deadline: 113, _) = machine.timerFired(timer, at: 13) else {
       Issue.record("the timer fired before the moved deadline: it is replaced")
       return
     }
@@ -96,12 +73,12 @@ struct TimeoutStateMachineTests {
 
   @Test func elementsAndTheCompletionGoOutOnePerScheduledDeliveryInOrder() {
     var (machine, _) = subscribed()
-    var arming: UInt64?
-    var released: Int?
-    _ = machine.receive(1, deadline: 14, arming: &arming, released: &released)
-    _ = machine.receive(2, deadline: 15, arming: &arming, released: &released)
-    var cancelling: (any Cancellable)?
-    #expect(machine.receive(completion: .finished, cancelling: &cancelling) == true)
+    _ = machine.receive(1, deadline: 14)
+    _ = machine.receive(2, deadline: 15)
+    guard case .scheduleDelivery = machine.receive(completion: .finished) else {
+      Issue.record("the completion's delivery is scheduled")
+      return
+    }
     // As in Combine, the upstream is kept until the completion has gone out.
     #expect(machine.upstream != nil)
     #expect(machine.deliveryCameDue() == true)
@@ -109,35 +86,27 @@ struct TimeoutStateMachineTests {
     #expect(machine.deliveryCameDue() == true)
     #expect(machine.deliveryCameDue() == false)
     #expect(drained(&machine) == [2, nil])
-    #expect(machine.phase == .terminal)
+    guard case .terminal = machine.state else {
+      Issue.record("the stream has ended")
+      return
+    }
     #expect(machine.upstream == nil)
   }
 
   @Test func theDeadlinePassingCancelsTheUpstreamDropsTheQueueAndCompletesAtOnce() {
     var (machine, timer) = subscribed(customError: { Oops() })
-    var arming: UInt64?
-    var released: Int?
-    _ = machine.receive(1, deadline: 13, arming: &arming, released: &released)
-    let fired = fire(&machine, timer, at: 13)
-    guard case .timeOut = fired.action else {
-      Issue.record("the deadline passed, got \(fired.action)")
+    _ = machine.receive(1, deadline: 13)
+    let fired = machine.timerFired(timer, at: 13)
+    guard case .timeOut(_, _, let makeError?, let dropped) = fired else {
+      Issue.record("the deadline passed, got \(fired)")
       return
     }
-    #expect(fired.upstream != nil)
-    #expect(fired.makeError != nil)
-    #expect(fired.dropped == [1])
+    #expect(dropped.elements == [1])
     // Nothing more is taken while the error is made.
-    #expect(machine.receive(2, deadline: 30, arming: &arming, released: &released) == false)
+    #expect(receive(&machine, 2, deadline: 30) == (false, nil))
     #expect(machine.deliveryCameDue() == false)
-    #expect(machine.timedOut(with: .failure(fired.makeError!())) == true)
-    var forward: (any Subscription)?
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var retired: (any Subscription)?
-    guard
-      case .complete = machine.nextStep(
-        adding: .none, forwardingTo: &forward, value: &value, completion: &completion, releasing: &retired)
-    else {
+    #expect(machine.timedOut(with: .failure(makeError())) == true)
+    guard case .complete(let completion, releasing: nil) = machine.nextStep(adding: .none).step else {
       Issue.record("the timeout's failure goes out")
       return
     }
@@ -146,40 +115,30 @@ struct TimeoutStateMachineTests {
 
   @Test func theDemandAnElementReturnsGoesToTheUpstream() {
     var (machine, _) = subscribed()
-    var arming: UInt64?
-    var released: Int?
-    _ = machine.receive(1, deadline: 14, arming: &arming, released: &released)
+    _ = machine.receive(1, deadline: 14)
     #expect(machine.deliveryCameDue() == true)
-    var forward: (any Subscription)?
-    var value: Int?
-    var completion: Subscribers.Completion<Oops>?
-    var retired: (any Subscription)?
-    guard
-      case .deliver = machine.nextStep(
-        adding: .none, forwardingTo: &forward, value: &value, completion: &completion, releasing: &retired)
-    else { return }
-    #expect(forward == nil)
-    guard
-      case .idle = machine.nextStep(
-        adding: .max(1), forwardingTo: &forward, value: &value, completion: &completion, releasing: &retired)
-    else { return }
-    #expect(forward != nil)
+    let delivering = machine.nextStep(adding: .none)
+    guard case .deliver = delivering.step else { return }
+    #expect(delivering.forwardingTo == nil)
+    let idle = machine.nextStep(adding: .max(1))
+    guard case .idle = idle.step else { return }
+    #expect(idle.forwardingTo != nil)
   }
 
   @Test func aCancelReleasesEverything() {
     var (machine, timer) = subscribed(customError: { Oops() })
     let spy = SpySubscription()
     #expect(machine.timer.armed(timer, spy) == nil)
-    var arming: UInt64?
-    var released: Int?
-    _ = machine.receive(1, deadline: 14, arming: &arming, released: &released)
-    var bundle = Machine.Released()
-    #expect(machine.cancel(released: &bundle) == true)
+    _ = machine.receive(1, deadline: 14)
+    guard case .release(let bundle) = machine.cancel() else {
+      Issue.record("the cancel ends the stream")
+      return
+    }
     #expect(bundle.upstream != nil)
     #expect(bundle.timer as? SpySubscription === spy)
     #expect(bundle.queued.elements == [1])
     #expect(bundle.customError != nil)
-    guard case .none = fire(&machine, timer, at: 14).action else {
+    guard case .none = machine.timerFired(timer, at: 14) else {
       Issue.record("nothing after cancel")
       return
     }
