@@ -79,7 +79,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   enum State {
     case awaitingSubscription
     /// Taking elements from `upstream`.
-    case subscribed(upstream: any Subscription)
+    case subscribed
     /// The upstream completed; its completion is on its way through the scheduler.
     case completing(Subscribers.Completion<Failure>)
     /// The scheduler ran the completion: it goes out after the elements that came due before it.
@@ -161,6 +161,12 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 
   @usableFromInline
   var state = State.awaitingSubscription
+  /// The upstream's subscription, until the upstream completes or the downstream cancels. It is
+  /// kept beside the state rather than in its payload: reading a state that holds an existential
+  /// copies it, and the per-value path reads the state ("a burst of values through debounce",
+  /// 40 % per value).
+  @usableFromInline
+  var upstream: (any Subscription)?
   @usableFromInline
   var timer = DeadlineTimer<Time>()
   /// The latest element, waiting for its quiet period.
@@ -183,7 +189,8 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = state else { return false }
-    state = .subscribed(upstream: subscription)
+    state = .subscribed
+    upstream = subscription
     return true
   }
 
@@ -227,6 +234,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   mutating func receive(completion: Subscribers.Completion<Failure>) -> CompletionAction {
     guard case .subscribed = state else { return .none }
     state = .completing(completion)
+    upstream = nil
     return .schedule(stoppingTimer: timer.stop(), dropping: pending.take())
   }
 
@@ -251,14 +259,13 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   mutating func cancel() -> CancelAction {
     var released = Released()
     switch state {
-    case .subscribed(let upstream):
-      released.upstream = upstream
-    case .completing, .completionDue:
+    case .subscribed, .completing, .completionDue:
       break
     case .awaitingSubscription, .terminal:
       return .none
     }
     state = .terminal
+    swap(&released.upstream, &upstream)
     released.timer = timer.stop()
     swap(&released.pending, &pending)
     swap(&released.ready, &ready)

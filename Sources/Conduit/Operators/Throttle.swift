@@ -70,18 +70,16 @@ extension Publishers {
 /// released after the lock.
 @usableFromInline
 struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
-  /// As in Combine, the upstream is kept, to be cancelled by a cancel, until the completion has
-  /// gone out.
   @usableFromInline
   enum State {
     case awaitingSubscription
     /// Taking elements from `upstream`; an emission is scheduled while `pending` holds one.
-    case subscribed(upstream: any Subscription)
+    case subscribed
     /// The upstream completed; the completion waits for the emission scheduled, its element's
     /// or its own.
-    case completing(upstream: any Subscription, Subscribers.Completion<Failure>)
+    case completing(Subscribers.Completion<Failure>)
     /// An emission released the completion: it goes out after the elements emitted before it.
-    case completionDue(upstream: any Subscription, Subscribers.Completion<Failure>)
+    case completionDue(Subscribers.Completion<Failure>)
     /// The downstream has its completion, or cancelled.
     case terminal
   }
@@ -111,7 +109,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   enum Step {
     case deliver(Input)
     /// Deliver the completion, then let go of the upstream; the stream has ended.
-    case complete(Subscribers.Completion<Failure>, releasing: any Subscription)
+    case complete(Subscribers.Completion<Failure>, releasing: (any Subscription)?)
     /// Nothing to deliver: delivery was given back, or the stream has ended.
     case idle
   }
@@ -132,6 +130,12 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   @usableFromInline
   var state = State.awaitingSubscription
+  /// The upstream's subscription, from the subscription until the stream ends; as in Combine,
+  /// kept to be cancelled by a cancel until the completion has gone out. It is kept beside the
+  /// state rather than in its payload: reading a state that holds an existential copies it, and
+  /// the per-value path reads the state ("a burst through throttle", 40 % per value).
+  @usableFromInline
+  var upstream: (any Subscription)?
   /// Requested by the downstream and not yet used.
   @usableFromInline
   var demand = Subscribers.Demand.none
@@ -170,7 +174,8 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   @usableFromInline
   mutating func receive(subscription: any Subscription) -> Bool {
     guard case .awaitingSubscription = state else { return false }
-    state = .subscribed(upstream: subscription)
+    state = .subscribed
+    upstream = subscription
     return true
   }
 
@@ -197,8 +202,8 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// scheduled already, the completion follows its element.
   @usableFromInline
   mutating func receive(completion: Subscribers.Completion<Failure>) -> Bool {
-    guard case .subscribed(let upstream) = state else { return false }
-    state = .completing(upstream: upstream, completion)
+    guard case .subscribed = state else { return false }
+    state = .completing(completion)
     return pending == nil
   }
 
@@ -219,9 +224,9 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
       }
       guard !ready.isEmpty else { return false }
       return delivery.claim()
-    case .completing(let upstream, let completion):
+    case .completing(let completion):
       if let value = pending.take() { ready.append(value) }
-      state = .completionDue(upstream: upstream, completion)
+      state = .completionDue(completion)
       return delivery.claim()
     case .completionDue:
       return delivery.claim()
@@ -245,14 +250,13 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   mutating func cancel() -> CancelAction {
     var released = Released()
     switch state {
-    case .awaitingSubscription:
+    case .awaitingSubscription, .subscribed, .completing, .completionDue:
       break
-    case .subscribed(let upstream), .completing(let upstream, _), .completionDue(let upstream, _):
-      released.upstream = upstream
     case .terminal:
       return .none
     }
     state = .terminal
+    swap(&released.upstream, &upstream)
     swap(&released.pending, &pending)
     swap(&released.ready, &ready)
     return .release(released)
@@ -266,9 +270,9 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
     case .subscribed, .completing, .completionDue:
       demand += more
       if let next = ready.popFirst() { return .deliver(next) }
-      if case .completionDue(let upstream, let completion) = state {
+      if case .completionDue(let completion) = state {
         state = .terminal
-        return .complete(completion, releasing: upstream)
+        return .complete(completion, releasing: upstream.take())
       }
       delivery.giveBack()
       return .idle

@@ -146,9 +146,10 @@ struct DebounceStateMachineTests {
     }
     #expect(cancelling as? SpySubscription === spy)
     guard case .completing = machine.state else {
-      Issue.record("the upstream is let go of once it completed")
+      Issue.record("the completion waits for the scheduler")
       return
     }
+    #expect(machine.upstream == nil, "the upstream is let go of once it completed")
     // Values and completions after the completion are ignored.
     #expect(receive(&machine, 2, deadline: 20) == (nil, 2))
     guard case .none = machine.receive(completion: .finished) else {
@@ -177,6 +178,7 @@ struct DebounceStateMachineTests {
       return
     }
     #expect(bundle.upstream != nil)
+    #expect(machine.upstream == nil)
     #expect(bundle.timer as? SpySubscription === spy)
     #expect(bundle.pending == 1)
     guard case .none = machine.cancel() else {

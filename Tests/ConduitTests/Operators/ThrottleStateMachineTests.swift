@@ -123,19 +123,22 @@ struct ThrottleStateMachineTests {
     #expect(machine.receive(completion: .failure(Oops())) == true)
     // As in Combine, the upstream is kept until the completion has gone out.
     guard case .completing = machine.state else {
-      Issue.record("the upstream is kept while the completion waits")
+      Issue.record("the completion waits")
       return
     }
+    #expect(machine.upstream != nil, "the upstream is kept while the completion waits")
     #expect(machine.emit(at: nil) == true)
-    guard case .complete(let completion, releasing: _) = machine.nextStep(adding: .none) else {
+    guard case .complete(let completion, let released) = machine.nextStep(adding: .none) else {
       Issue.record("the failure goes out, and the upstream with it")
       return
     }
     #expect(completion == .failure(Oops()))
+    #expect(released != nil)
     guard case .terminal = machine.state else {
-      Issue.record("the upstream is let go of")
+      Issue.record("the stream has ended")
       return
     }
+    #expect(machine.upstream == nil, "the upstream is let go of")
   }
 
   @Test func requestingNothingIsIgnored() {
