@@ -373,7 +373,7 @@ struct AsyncBridgeStressTests {
         for witness in own { witness.cancelAndRecord() }
         // Once more from another thread, which may also come first: a cancel is idempotent.
         let next = (thread + 1) % Self.senders
-        for witness in witnesses[next * perThread..<(next + 1) * perThread] { witness.recorder.cancel() }
+        for witness in witnesses[next * perThread..<(next + 1) * perThread] { witness.cancelAndRecord() }
       }
       // Each subscriber is let go of at its cancel, or once the delivery on its way has returned.
       await released.reach(witnesses.count)

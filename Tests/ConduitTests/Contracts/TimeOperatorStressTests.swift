@@ -678,10 +678,12 @@ final class TimeWitness<Input: Equatable, Failure: Error>: Subscriber, @unchecke
     arrived.wait(timeout: .now() + patience) == .success
   }
 
-  /// Cancels, then notes how many events had arrived by the time `cancel` returned.
+  /// Cancels, then notes how many events had arrived by the time `cancel` returned. When two
+  /// threads cancel at once, the one that finds the subscription already taken returns before
+  /// the other's cancel has reached the publisher, so the later of the two notes counts.
   func cancelAndRecord() {
     recorder.cancel()
-    eventsAtCancel.store(recorder.events.count, ordering: .relaxed)
+    eventsAtCancel.max(recorder.events.count, ordering: .relaxed)
   }
 
   /// The contract violations seen, if any.
