@@ -28,7 +28,7 @@ package let censusLiveCount = Atomic<Int>(0)
 package let censusActiveScopes = Atomic<Int>(0)
 
 /// A type name carried across threads; metatypes are immutable.
-private struct RecordedType: @unchecked Sendable {
+private struct RecordedType: Sendable {
   let type: Any.Type
 }
 

@@ -13,6 +13,7 @@ public final class AnyCancellable: Cancellable, Hashable, @unchecked Sendable {
   // Guards `action`.
   @usableFromInline
   let lock = Locked<Void>(())
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "create a PassthroughSubject, subscribe a sink, send one value, cancel".
   // Guarded by `lock`, except in `deinit`, when nothing else can reach the object; taken out
   // (set to `.none`) on the first cancel so it runs once.
   @usableFromInline @exclusivity(unchecked)

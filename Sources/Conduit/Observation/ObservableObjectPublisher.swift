@@ -16,7 +16,7 @@
 ///
 /// Safe to use from several threads: signals sent at once from several threads reach each
 /// subscriber one at a time, never overlapping.
-public final class ObservableObjectPublisher: Publisher, @unchecked Sendable {
+public final class ObservableObjectPublisher: Publisher, Sendable {
   /// The kind of values published by this publisher: none, only the signal.
   public typealias Output = Void
   /// This publisher never fails.

@@ -339,7 +339,7 @@ extension BufferStateMachine.State {
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
-final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 {
@@ -350,13 +350,10 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   // Guarded by its own lock.
   let state: Locked<Machine>
   // Owned by the call that owns `state.delivery`; released when the subscription ends.
-  @exclusivity(unchecked)
   var downstream: Downstream?
   // Immutable: whether delivered elements are asked of the upstream again (`.keepFull`).
   let keepsFull: Bool
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (BufferInner, SubscriptionRequest) -> Void
 
   var description: String { "Buffer" }
   var playgroundDescription: Any { description }
@@ -382,7 +379,6 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
     state = Locked(Machine(size: size, prefetch: prefetch, whenFull: whenFull))
     self.downstream = downstream
     keepsFull = prefetch == .keepFull
-    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Upstream
@@ -428,20 +424,12 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, SubscriptionRequest
   // MARK: Downstream
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     if case .drain(let refill) = state.withLock({ $0.request(demand) }) {
       drain(more: .none, delivered: 0, refill: refill)
     }
   }
 
-  func handleCancel() {
+  func cancel() {
     // What the stream held leaves with the action, after the lock.
     switch state.withLock({ $0.cancel() }) {
     case .none:

@@ -288,7 +288,7 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-final class CatchSubscription<Types: CatchLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class CatchSubscription<Types: CatchLink>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 where Types.Downstream.Input == Types.Input {
   typealias Input = Types.Input
@@ -302,8 +302,6 @@ where Types.Downstream.Input == Types.Input {
   let state: Locked<Machine>
   let replacementFailure: (NewPublisher.Failure) -> Downstream.Failure
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (CatchSubscription, SubscriptionRequest) -> Void
 
   let description: String
   var censusScope: CensusScope? { census.scope }
@@ -328,7 +326,6 @@ where Types.Downstream.Input == Types.Input {
     census = CensusToken(CatchSubscription.self, inheritingFrom: downstream)
     state = Locked(Machine(downstream: downstream, handler: handler))
     self.replacementFailure = replacementFailure
-    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Upstream
@@ -412,14 +409,6 @@ where Types.Downstream.Input == Types.Input {
   // MARK: Downstream
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     state.withRetained(
       { state -> Machine.Targets? in
@@ -429,7 +418,7 @@ where Types.Downstream.Input == Types.Input {
       then: { $0.upstream.request(demand) })
   }
 
-  func handleCancel() {
+  func cancel() {
     // What the stream held leaves with the action, after the lock: the downstream's and the
     // handler's deinits may run arbitrary code.
     guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }

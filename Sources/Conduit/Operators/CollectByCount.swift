@@ -63,7 +63,7 @@ extension Publishers.CollectByCount {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-final class CollectByCountInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class CollectByCountInner<Types: OperatorLink>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types.Failure {
@@ -81,20 +81,16 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   let state: Locked<State>
   // Set by `cancel`; read without the lock by upstream's calls.
   let cancelled = Atomic<Bool>(false)
-  // Owned by upstream's serialized calls, so the runtime exclusivity check is skipped.
-  @exclusivity(unchecked)
+  // Owned by upstream's serialized calls.
   var buffer: [Input] = []
   // How many elements `buffer` holds, for the mirror on other threads; written by upstream's
   // calls alongside `buffer`.
   let buffered = Atomic<Int>(0)
   // Owned like `buffer`: set once upstream's subscription is accepted, cleared once upstream has
   // completed or the subscription was cancelled. Values count only while set.
-  @exclusivity(unchecked)
   var collecting = false
   let count: Int
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (CollectByCountInner, SubscriptionRequest) -> Void
 
   var description: String { "CollectByCount" }
   var playgroundDescription: Any { description }
@@ -104,7 +100,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
     census = CensusToken(CollectByCountInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream))
     self.count = count
-    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Subscriber (upstream's serialized calls)
@@ -176,14 +171,6 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   // MARK: Subscription (downstream's calls, from any thread)
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let upstream = state.withLock { state -> (any Subscription)? in
       guard case .active(let upstream, _) = state else { return nil }
@@ -192,7 +179,7 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
     upstream?.request(demand * count)
   }
 
-  func handleCancel() {
+  func cancel() {
     // Taken out, so that the downstream and the upstream subscription are released after the lock.
     var ended = State.terminal
     state.withLock { state in

@@ -226,7 +226,6 @@ where Downstream.Input == [Input] {
   // Guarded by its own lock.
   let state: Locked<Machine>
   // Owned by the thread that owns `state.delivery`; released when the subscription ends.
-  @exclusivity(unchecked)
   var downstream: Downstream?
   let scheduler: Context
   let interval: Context.SchedulerTimeType.Stride

@@ -214,9 +214,9 @@ struct ConcatenateStateMachine<Downstream, Suffix> {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-final class ConcatenateInner<Types: ConcatenateLink>: SubscriptionRequestHandler, Subscription,
+final class ConcatenateInner<Types: ConcatenateLink>: Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   typealias Input = Types.Input
   typealias Failure = Types.Failure
@@ -227,8 +227,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   // Guarded by its own lock.
   let state: Locked<Machine>
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (ConcatenateInner, SubscriptionRequest) -> Void
 
   var description: String { "Concatenate" }
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
@@ -238,7 +236,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   init(downstream: Downstream, suffix: Suffix) {
     census = CensusToken(ConcatenateInner.self, inheritingFrom: downstream)
     state = Locked(Machine(downstream: downstream, suffix: suffix))
-    handle = SubscriptionRequest.dispatcher()
   }
 
   /// The subscriber to the prefix.
@@ -268,19 +265,11 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   }
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     guard case .forward(let upstream) = state.withLock({ $0.request(demand) }) else { return }
     upstream.request(demand)
   }
 
-  func handleCancel() {
+  func cancel() {
     // The subscriber and the suffix leave with the action, after the lock: the subscriber's
     // deinit may cancel this subscription.
     guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }

@@ -118,7 +118,7 @@ struct HandleEventsHandlers<Input, Failure: Error> {
 @usableFromInline
 final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input
@@ -174,7 +174,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
-  let handle: (HandleEventsInner, SubscriptionRequest) -> Void
+  let handle: @Sendable (HandleEventsInner, SubscriptionRequest) -> Void
 
   @usableFromInline
   var description: String { "HandleEvents" }

@@ -105,7 +105,6 @@ where Downstream.Input == Context.SchedulerTimeType.Stride {
   // Guarded by its own lock.
   let state = Locked(MeasureIntervalStateMachine<Context.SchedulerTimeType>())
   // Called by upstream's calls only, which never overlap; released when the subscription ends.
-  @exclusivity(unchecked)
   var downstream: Downstream?
   let scheduler: Context
   let census: CensusToken

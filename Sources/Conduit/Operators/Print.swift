@@ -63,7 +63,7 @@ extension Publishers.Print {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 private final class PrintInner<Downstream: Subscriber>: Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure

@@ -53,9 +53,9 @@ extension Publishers.ReplaceEmpty {
 ///
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
-final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  Sendable
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure
@@ -88,8 +88,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   // Guarded by its own lock.
   let state: Locked<State>
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (ReplaceEmptyInner, SubscriptionRequest) -> Void
 
   var description: String { "ReplaceEmpty" }
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
@@ -99,7 +97,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   init(downstream: Downstream, output: Input) {
     census = CensusToken(ReplaceEmptyInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream, output, requested: false))
-    handle = SubscriptionRequest.dispatcher()
   }
 
   func receive(subscription: any Subscription) {
@@ -158,14 +155,6 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   }
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let (active, waiting) = state.withLock { state -> (Unmanaged<Targets>?, (Downstream, Input)?) in
       switch state {
@@ -193,7 +182,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     }
   }
 
-  func handleCancel() {
+  func cancel() {
     // Taken out, so that what the state held is released after the lock.
     var ended = State.terminal
     state.withLock { state in

@@ -54,7 +54,7 @@ extension Publishers.ReplaceError {
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
@@ -97,8 +97,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   let state: Locked<State>
   let output: Input
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (ReplaceErrorInner, SubscriptionRequest) -> Void
 
   var censusScope: CensusScope? { census.scope }
 
@@ -106,7 +104,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     census = CensusToken(ReplaceErrorInner.self, inheritingFrom: downstream)
     state = Locked(State(phase: .awaitingSubscription(downstream)))
     self.output = output
-    handle = SubscriptionRequest.dispatcher()
   }
 
   var description: String { "ReplaceError" }
@@ -176,14 +173,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   // MARK: Subscription
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let action = state.withLock { state -> Action in
       switch state.phase {
@@ -210,7 +199,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
   }
 
-  func handleCancel() {
+  func cancel() {
     // Taken out, so that what the phase held is released after the lock. A cancel before the
     // subscription is ignored, as in Combine: nobody can cancel before it is handed on.
     let ended = state.withLock { state -> Phase? in

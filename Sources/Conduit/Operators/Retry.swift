@@ -303,9 +303,9 @@ struct RetryStateMachine<Upstream, Downstream: Subscriber> {
 ///
 /// Generic over one `RetryLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
-final class RetryInner<Types: RetryLink>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class RetryInner<Types: RetryLink>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   typealias Input = Types.Input
   typealias Failure = Types.Failure
@@ -316,8 +316,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   // Guarded by its own lock.
   let state: Locked<Machine>
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  let handle: (RetryInner, SubscriptionRequest) -> Void
 
   var description: String { "Retry" }
   var customMirror: Mirror { Mirror(self, children: EmptyCollection()) }
@@ -327,7 +325,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   init(upstream: Upstream, retries: Int?, downstream: Downstream) {
     census = CensusToken(RetryInner.self, inheritingFrom: downstream)
     state = Locked(Machine(upstream: upstream, retries: retries, downstream: downstream))
-    handle = SubscriptionRequest.dispatcher()
   }
 
   func start() {
@@ -386,14 +383,6 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
   // MARK: Downstream
 
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     ask(demand)
   }
@@ -408,7 +397,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
       then: { $0.upstream.request(demand) })
   }
 
-  func handleCancel() {
+  func cancel() {
     // What the stream held leaves with the action, after the lock: the downstream's deinit may
     // run arbitrary code.
     guard case .cancel(let current, _) = state.withLock({ $0.cancel() }) else { return }

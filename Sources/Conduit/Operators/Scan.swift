@@ -68,6 +68,7 @@ where Types.Downstream.Failure == Types.Failure {
 
   @usableFromInline
   let downstream: Downstream
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "map, filter, removeDuplicates, handleEvents, scan, compactMap, 3 x each".
   // Touched only from upstream's calls, which never overlap (contract 3).
   @usableFromInline @exclusivity(unchecked)
   var result: Output

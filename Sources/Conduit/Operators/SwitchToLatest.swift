@@ -464,14 +464,15 @@ where
   // Guarded by its own lock.
   @usableFromInline
   let state: Locked<Machine>
-  // Owned by the call that owns `state.delivery`; released when the subscription ends.
+  // Owned by the call that owns `state.delivery`; released when the subscription ends. No
+  // runtime exclusivity check: it costs 9 % in "5 x map { Just($0) }.switchToLatest()".
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   @usableFromInline
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
-  let handle: (SwitchToLatestInner, SubscriptionRequest) -> Void
+  let handle: @Sendable (SwitchToLatestInner, SubscriptionRequest) -> Void
   // Calls into `downstream`; see `DownstreamRelay`.
   @usableFromInline
   let relay: DownstreamRelay<Downstream>

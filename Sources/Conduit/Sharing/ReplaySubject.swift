@@ -5,7 +5,7 @@
 /// to each subscriber through closures made where the subscriber's type is known, never through
 /// a generic class's method table, whose entries run unspecialized code.
 @usableFromInline
-final class ReplaySubject<Output, Failure: Error>: Subject, UpstreamForgetting, @unchecked Sendable {
+final class ReplaySubject<Output, Failure: Error>: Subject, UpstreamForgetting, Sendable {
   @usableFromInline
   struct State {
     @usableFromInline
@@ -147,7 +147,7 @@ struct ReplayMember<Output, Failure: Error> {
 /// delivered as demand allows, by one thread at a time.
 @usableFromInline
 final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringConvertible, CensusScoped,
-  @unchecked Sendable
+  Sendable
 {
   @usableFromInline
   typealias Output = Downstream.Input

@@ -10,7 +10,7 @@
 /// let cancellable = temperature.sink { print($0) }   // 20.0
 /// temperature.value = 21                              // 21.0
 /// ```
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
   // Thread-safe by itself.
   @usableFromInline
   let core: CurrentValueSubjectCore<Output, Failure>

@@ -11,7 +11,7 @@
 /// subject.send(1)
 /// subject.send(completion: .finished)
 /// ```
-public final class PassthroughSubject<Output, Failure: Error>: Subject, @unchecked Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
   // Thread-safe by itself.
   @usableFromInline
   let core = SubjectCore<Output, Failure>(

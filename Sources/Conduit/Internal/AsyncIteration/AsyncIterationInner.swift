@@ -12,7 +12,7 @@
 /// `AsyncIterationLifetime`, which cancels it when the iterator goes away.
 @usableFromInline
 final class AsyncIterationInner<Output, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-  CensusScoped, @unchecked Sendable
+  CensusScoped, Sendable
 {
   @usableFromInline
   typealias Input = Output

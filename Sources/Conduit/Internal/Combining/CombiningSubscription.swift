@@ -103,8 +103,9 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
-  let handle: (CombiningSubscription, SubscriptionRequest) -> Void
+  let handle: @Sendable (CombiningSubscription, SubscriptionRequest) -> Void
 
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "merge of two subjects" and "zip of two subjects".
   // The state below belongs to the thread that owns the subscription (see `ownership`), which
   // makes the runtime exclusivity checks redundant.
   @usableFromInline @exclusivity(unchecked)

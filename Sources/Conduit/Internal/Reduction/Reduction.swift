@@ -86,17 +86,16 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   // Set by `cancel`; read without the lock by upstream's calls and after delivering the result.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
-  // Owned by upstream's serialized calls (released by them once the fold is over), so the
-  // runtime exclusivity check is skipped.
-  @usableFromInline @exclusivity(unchecked)
+  // Owned by upstream's serialized calls, which release it once the fold is over.
+  @usableFromInline
   var fold: Fold?
   // Owned like `fold`: set once upstream's subscription is accepted, cleared once upstream's part
   // is over (finished, failed or decided early). Values and completions count only while set.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var folding = false
   // Owned by whoever moves `state` to `.terminal`, who releases it; before that, touched only by
   // `receive(subscription:)`, which runs before downstream can reach this object.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var downstream: Downstream?
   /// Turns the final accumulator into the value to publish, `nil` for none.
   @usableFromInline
@@ -108,7 +107,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
-  let handle: (Reduction, SubscriptionRequest) -> Void
+  let handle: @Sendable (Reduction, SubscriptionRequest) -> Void
   @usableFromInline
   let description: String
   /// The accumulator before any value, for the mirror.

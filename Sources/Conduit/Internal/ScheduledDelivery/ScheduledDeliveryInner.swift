@@ -27,7 +27,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
   @usableFromInline
   let state = Locked(Machine())
   // Owned by the thread that owns `state.delivery`; released when the subscription ends.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var downstream: Downstream?
   @usableFromInline
   let scheduler: Context

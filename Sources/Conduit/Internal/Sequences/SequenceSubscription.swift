@@ -42,6 +42,7 @@ where Downstream.Input == Elements.Element {
   // Set once by `cancel`, read without the lock by the delivery loop.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "(0..<N).publisher -> map -> filter -> … -> sink".
   // Owned by the thread that owns `state.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
@@ -59,7 +60,7 @@ where Downstream.Input == Elements.Element {
   let census: CensusToken
   // Specialized `request` and `cancel`; see `SubscriptionRequest`.
   @usableFromInline
-  let handle: (SequenceSubscription, SubscriptionRequest) -> Void
+  let handle: @Sendable (SequenceSubscription, SubscriptionRequest) -> Void
   // Immutable: which publisher this subscription serves, for its description.
   @usableFromInline
   let kind: SequenceSubscriptionKind

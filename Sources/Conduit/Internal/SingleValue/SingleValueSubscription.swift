@@ -17,7 +17,7 @@ import Synchronization
 /// publishers are: by the publisher's name, with the value as the mirror's one unlabelled child
 /// until the subscription ends.
 final class SingleValueSubscription: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomPlaygroundDisplayConvertible, CensusScoped, Sendable
 {
   /// Sends the value, or the completion, to the downstream.
   @usableFromInline

@@ -22,6 +22,7 @@ final class StepSubscription<Inner: StepSubscriber>: Subscription, CustomStringC
   @usableFromInline
   typealias Step = Inner.Step
 
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "(0..<N).publisher -> map -> filter -> … -> sink".
   // Stored once by `accept(_:)` before `phase` says `subscribed`, and read by requests and
   // cancels only after they see that; kept until deinit (see `SubscriptionPhase`).
   @usableFromInline @exclusivity(unchecked)

@@ -7,7 +7,7 @@ import Synchronization
 /// retain, inlined into the reader, and so that `PublishedFields` can read it from its address
 /// without knowing the property's value type.
 @usableFromInline
-struct AnnouncementSlot: ~Copyable, @unchecked Sendable {
+struct AnnouncementSlot: ~Copyable, Sendable {
   // Written once, by `install`; holds one retain of the publisher, given back in `deinit`.
   @usableFromInline
   let publisher = Atomic<Unmanaged<ObservableObjectPublisher>?>(nil)

@@ -5,6 +5,7 @@
 /// the engine of an `@Published` property, is its one subclass.
 @usableFromInline
 class CurrentValueSubjectCore<Output, Failure: Error>: SubjectCore<Output, Failure>, @unchecked Sendable {
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "CurrentValueSubject.send, 1 sink".
   // Guarded by `state`'s lock: the subject's value, which it keeps after completion.
   @usableFromInline @exclusivity(unchecked)
   final var value: Output

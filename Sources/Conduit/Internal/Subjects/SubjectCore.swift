@@ -84,6 +84,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   // Who delivers, what waits for the owner of delivery, and the bound on it.
   @usableFromInline
   let serializer = Serializer<Event>()
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "PassthroughSubject.send, 100 sinks, per delivery".
   // Owned by the thread that owns delivery: the members that have joined, each retained once.
   // A buffer of unmanaged references, so that a delivery neither retains the list nor its
   // members; only the owner changes it, and never while it is delivering a value. `nil` until a

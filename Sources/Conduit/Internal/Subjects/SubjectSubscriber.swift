@@ -37,6 +37,7 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
   @inlinable
   static var retainsSubject: Bool { Downstream.self is any UpstreamForgetting.Type }
 
+  // Fields with unchecked exclusivity skip the runtime check, which costs in "share() with two subscribers".
   // One of Conduit's subjects, retained; `nil` once the relay has completed. Written only at
   // completion, under `upstream`'s lock; read without it by `receive(_:)`, which never overlaps
   // the completion (the upstream serializes its calls).

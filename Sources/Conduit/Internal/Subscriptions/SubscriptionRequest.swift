@@ -16,7 +16,7 @@ extension SubscriptionRequest {
   /// The function a subscription stores as its `handle`. Built in the subscription's `@inlinable`
   /// initializer, where `Handler` is concrete, so the calls it makes are specialized.
   @inlinable
-  static func dispatcher<Handler: SubscriptionRequestHandler>() -> (Handler, SubscriptionRequest) -> Void {
+  static func dispatcher<Handler: SubscriptionRequestHandler>() -> @Sendable (Handler, SubscriptionRequest) -> Void {
     { handler, request in
       switch request {
       case .demand(let demand): handler.handleDemand(demand)
