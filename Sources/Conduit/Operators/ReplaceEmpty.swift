@@ -156,13 +156,13 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let (active, waiting) = state.withLock { state -> (Unmanaged<Targets>?, (Downstream, Input)?) in
+    let (active, waiting) = state.withLock { state -> (Targets?, (Downstream, Input)?) in
       switch state {
       case .subscribed(let targets, let received, let requested):
         if !requested {
           state = .subscribed(targets, received: received, requested: true)
         }
-        return (.passRetained(targets), nil)
+        return (targets, nil)
       case .finishedEmpty(let downstream, let output):
         state = .terminal
         return (nil, (downstream, output))
@@ -177,8 +177,7 @@ final class ReplaceEmptyInner<Downstream: Subscriber>: Subscriber, Subscription,
       _ = downstream.receive(output)
       downstream.receive(completion: .finished)
     } else if let active {
-      active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
-      active.release()
+      active.upstream.request(demand)
     }
   }
 

@@ -88,7 +88,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   enum Action {
     case nothing
     case forward(Targets)
-    case request(Unmanaged<Targets>)
+    case request(Targets)
     case replace(Downstream, ended: Targets?)
     case release(Targets)
   }
@@ -178,7 +178,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
       switch state.phase {
       case .active(let targets):
         state.demand += demand
-        return .request(.passRetained(targets))
+        return .request(targets)
       case .awaitingDemand(let downstream):
         state.phase = .terminal
         return .replace(downstream, ended: nil)
@@ -192,8 +192,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
     }
     switch action {
     case .request(let active):
-      active._withUnsafeGuaranteedRef { $0.upstream.request(demand) }
-      active.release()
+      active.upstream.request(demand)
     case .replace(let downstream, _): deliverReplacement(to: downstream)
     default: break
     }

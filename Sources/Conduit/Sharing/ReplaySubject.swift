@@ -173,8 +173,9 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     /// It waits in the queue, and this thread now delivers. `dropped` is what a subscriber with
     /// no demand let go of to make room, released after the lock.
     case drain(dropped: Dropped)
-    /// It waits in the queue (or the subscriber is gone), for the thread that delivers.
-    case nothing(dropped: Dropped)
+    /// It waits in the queue (or the subscriber is gone), for the thread that delivers, with
+    /// `beyondReplay` values more than the replay keeps (see `backlog`).
+    case nothing(dropped: Dropped, beyondReplay: Int)
   }
 
   /// The values a subscriber with no demand let go of to make room for a live value: almost
@@ -220,9 +221,14 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   let state: Locked<State>
   @usableFromInline
   let census: CensusToken
-  // Immutable: the most values that wait here, the subject's buffer size.
+  // Immutable: the most values that wait here for a subscriber with no demand, the subject's
+  // buffer size.
   @usableFromInline
   let capacity: Int
+  // Keeps the values waiting for a subscriber that has demand but is slower than its senders
+  // within `capacity` plus the bound: a sender on another thread waits for room.
+  @usableFromInline
+  let bound = BacklogBound()
 
   @usableFromInline
   var description: String { "ShareReplay" }
@@ -259,7 +265,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   @inlinable
   func enqueue(_ value: Output) {
     let arrival = state.withLock { state -> Arrival in
-      guard let receiver = state.receiver else { return .nothing(dropped: .none) }
+      guard let receiver = state.receiver else { return .nothing(dropped: .none, beyondReplay: 0) }
       if state.queue.isEmpty, state.demand > 0, state.delivery.claim() {
         if state.demand != .unlimited { state.demand -= 1 }
         return .deliver(Unmanaged.passRetained(receiver), value)
@@ -278,7 +284,8 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
           state.queue.removeFirst(excess)
         }
       }
-      return state.delivery.claim() ? .drain(dropped: dropped) : .nothing(dropped: dropped)
+      guard !state.delivery.claim() else { return .drain(dropped: dropped) }
+      return .nothing(dropped: dropped, beyondReplay: state.queue.count - capacity)
     }
     switch arrival {
     case .deliver(let receiver, let value):
@@ -286,9 +293,17 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
     case .drain(let dropped):
       drain(adding: .none)
       withExtendedLifetime(dropped) {}
-    case .nothing(let dropped):
+    case .nothing(let dropped, let beyondReplay):
       withExtendedLifetime(dropped) {}
+      if beyondReplay > BacklogBound.limit { bound.waitForRoom { backlog } }
     }
+  }
+
+  /// The values waiting beyond what the replay keeps: those that a subscriber with demand has
+  /// not yet taken.
+  @usableFromInline
+  var backlog: Int {
+    state.withLock { $0.queue.count } - capacity
   }
 
   @usableFromInline
@@ -326,6 +341,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       return (state.parent, state.receiver, state.queue)
     }
     parent?.remove(self)
+    bound.wakeWaiting()
     withExtendedLifetime((receiver, queue)) {}
   }
 
@@ -350,7 +366,9 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
       }
       if !state.queue.isEmpty && state.demand > 0 {
         if state.demand != .unlimited { state.demand -= 1 }
-        return .perform(.value(Unmanaged.passRetained(receiver), state.queue.removeFirst()))
+        let value = state.queue.removeFirst()
+        bound.handledOne(left: state.queue.count - capacity)
+        return .perform(.value(Unmanaged.passRetained(receiver), value))
       }
       if state.queue.isEmpty, let completion = state.completion {
         state.receiver = nil

@@ -1,4 +1,5 @@
 import ConduitTesting
+import Dispatch
 import Synchronization
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
 struct SubjectBacklogStressTests {
   private static let senders = 4
   private static let valuesPerSender = 10_000
-  private static let bound = Serializer<Int>.backlogBound
+  private static let bound = BacklogBound.limit
 
   @Test func fourSendersToASlowSubscriberKeepTheBacklogWithinTheBoundAndLoseNothing() {
     let subject = PassthroughSubject<Int, Never>()
@@ -28,14 +29,7 @@ struct SubjectBacklogStressTests {
       for index in 0..<Self.valuesPerSender {
         started.wrappingAdd(1, ordering: .sequentiallyConsistent)
         subject.send(stamp(sender, index, stride: Self.valuesPerSender))
-        let backlog = started.load(ordering: .sequentiallyConsistent) - slow.count
-        var largest = largestBacklog.load(ordering: .relaxed)
-        while backlog > largest {
-          let (exchanged, found) = largestBacklog.compareExchange(
-            expected: largest, desired: backlog, ordering: .relaxed)
-          if exchanged { break }
-          largest = found
-        }
+        raise(largestBacklog, to: started.load(ordering: .sequentiallyConsistent) - slow.count)
       }
     }
     subject.send(completion: .finished)
@@ -45,5 +39,133 @@ struct SubjectBacklogStressTests {
     #expect(everySenderInOrder(slow.values, consecutive: true, stride: Self.valuesPerSender))
     #expect(slow.overlaps == 0)
     #expect(slow.completed)
+  }
+
+  /// A subscriber that sends into its own subject from inside `receive(_:)` queues those values
+  /// for the delivery it is inside of: its sends must not wait for room, or each send beyond the
+  /// bound would wait out the patience for an owner that is waiting on it.
+  @Test func reentrantSendsBeyondTheBoundDoNotWaitForTheirOwnDelivery() {
+    let subject = PassthroughSubject<Int, Never>()
+    let extra = 3 * Self.bound
+    var received: [Int] = []
+    let started = ContinuousClock.now
+    let cancellable = subject.sink { value in
+      received.append(value)
+      if value == 0 {
+        for next in 1...extra { subject.send(next) }
+      }
+    }
+    subject.send(0)
+    let elapsed = ContinuousClock.now - started
+
+    #expect(received == Array(0...extra))
+    // Each stalled send would wait out the patience (50 ms): thousands of them, minutes.
+    #expect(elapsed < .seconds(10))
+    cancellable.cancel()
+  }
+
+  /// A `share(replay:)` subscriber with demand that is slower than the senders keeps its queue
+  /// within the bound: here a thread that asked for more owns its delivery while four others send,
+  /// so every value they send waits in that subscriber's queue, and without the bound the queue
+  /// would grow to most of what they send.
+  @Test func aSlowShareReplaySubscriberWithDemandKeepsItsQueueWithinTheBound() {
+    let subject = PassthroughSubject<Int, Never>()
+    let shared = subject.share(replay: 1)
+    let slow = SlowSubscriber(workPerValue: 400)
+    shared.subscribe(slow)
+    subject.send(-2)  // takes the first demand
+    subject.send(-1)  // waits for more
+    let asked = DispatchGroup()
+    let scope = CensusScope.current
+    DispatchQueue.global().async(group: asked) {
+      // Delivers -1, then whatever the senders leave, for as long as they outpace it.
+      CensusScope.$current.withValue(scope) { slow.request(.unlimited) }
+    }
+    slow.reachedFirstWaitingValue.wait()
+    let started = Atomic<Int>(2)
+    let largestBacklog = Atomic<Int>(0)
+
+    runOnThreads(Self.senders) { sender in
+      for index in 0..<Self.valuesPerSender {
+        started.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        subject.send(stamp(sender, index, stride: Self.valuesPerSender))
+        // The owner holds on to delivery until the senders have queued some values behind it.
+        if sender == 0, index == 100 { slow.releaseFirstWaitingValue.signal() }
+        raise(largestBacklog, to: started.load(ordering: .sequentiallyConsistent) - slow.count)
+      }
+    }
+    asked.wait()
+    subject.send(completion: .finished)
+
+    // The subscriber's queue and the subject's (whose owner moves values into it) are each
+    // bounded; the replay keeps one value more, and each sender and the subscriber hold one.
+    #expect(largestBacklog.load(ordering: .relaxed) <= 2 * Self.bound + 1 + Self.senders + 1)
+    #expect(slow.values.count == 2 + Self.senders * Self.valuesPerSender)
+    #expect(slow.values.prefix(2) == [-2, -1])
+    #expect(everySenderInOrder(slow.values, consecutive: true, stride: Self.valuesPerSender))
+    #expect(slow.overlaps == 0)
+    #expect(slow.completed)
+  }
+}
+
+/// Raises `largest` to `value` when `value` is larger.
+private func raise(_ largest: borrowing Atomic<Int>, to value: Int) {
+  var current = largest.load(ordering: .relaxed)
+  while value > current {
+    let (exchanged, found) = largest.compareExchange(expected: current, desired: value, ordering: .relaxed)
+    if exchanged { return }
+    current = found
+  }
+}
+
+/// A subscriber that asks for one value, then for what the test asks, and does some work per
+/// value; when the value -1 reaches it, it signals, and waits to be let go on.
+private final class SlowSubscriber: Subscriber, @unchecked Sendable {
+  let reachedFirstWaitingValue = DispatchSemaphore(value: 0)
+  let releaseFirstWaitingValue = DispatchSemaphore(value: 0)
+  private let workPerValue: Int
+  private let work = Atomic<Int>(0)
+  private let received = Atomic<Int>(0)
+  private let inFlight = Atomic<Int>(0)
+  private let overlapCount = Atomic<Int>(0)
+  private let completion = Atomic<Bool>(false)
+  private let subscription = Locked<(any Subscription)?>(nil)
+  // Written by whichever thread delivers (deliveries are serialized); read once they are over.
+  private(set) var values: [Int] = []
+
+  init(workPerValue: Int) {
+    self.workPerValue = workPerValue
+  }
+
+  var count: Int { received.load(ordering: .acquiring) }
+  var overlaps: Int { overlapCount.load(ordering: .relaxed) }
+  var completed: Bool { completion.load(ordering: .relaxed) }
+
+  func request(_ demand: Subscribers.Demand) {
+    subscription.withLock { $0 }?.request(demand)
+  }
+
+  func receive(subscription: any Subscription) {
+    self.subscription.withLock { $0 = subscription }
+    subscription.request(.max(1))
+  }
+
+  func receive(_ input: Int) -> Subscribers.Demand {
+    if inFlight.wrappingAdd(1, ordering: .acquiringAndReleasing).newValue != 1 {
+      overlapCount.wrappingAdd(1, ordering: .relaxed)
+    }
+    if input == -1 {
+      reachedFirstWaitingValue.signal()
+      releaseFirstWaitingValue.wait()
+    }
+    for step in 0..<workPerValue { work.wrappingAdd(step & 1, ordering: .relaxed) }
+    values.append(input)
+    received.wrappingAdd(1, ordering: .acquiringAndReleasing)
+    inFlight.wrappingSubtract(1, ordering: .acquiringAndReleasing)
+    return .none
+  }
+
+  func receive(completion: Subscribers.Completion<Never>) {
+    self.completion.store(true, ordering: .relaxed)
   }
 }

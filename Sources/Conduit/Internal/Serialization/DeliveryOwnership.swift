@@ -6,6 +6,8 @@
 // - `DeliveryOwnership.swift`: the contract, the ownership flag and the owner's loop (`Locked.drain`).
 // - `Serializer.swift`: the same contract with an atomic count, a queue of events, hand-over to
 //   a waiting sender and a bound on the backlog; subjects deliver through it.
+// - `BacklogBound.swift`: the bound on a backlog (a subject's, a `share(replay:)` subscriber's):
+//   beyond it, senders wait for the deliverer.
 // - `Locked.swift`: the lock around every operator's state (`Mutex`, made visible to TSan).
 // - `ValueQueue.swift`: the queue of values waiting for demand or for the owner.
 // - `PendingCompletion.swift`: a completion kept without naming its failure type.

@@ -20,25 +20,19 @@ import Synchronization
 ///   posts a value (and is not itself delivering) takes the offer, waits for the owner to finish
 ///   the event in hand, and delivers the rest itself. It waits at most `patience`, so a
 ///   succession can slow a sender but never deadlock it.
-/// - **Bound.** More than `backlogBound` events queued and not yet handled: a thread that posts
-///   and is not itself delivering waits until the owner has brought the backlog down to half
-///   the bound, as Combine's senders wait on a subject's lock. A thread that is delivering never
-///   waits (re-entrant sends and cycles between subjects cannot deadlock), and a sender gives up
-///   waiting when the owner handled nothing for `roomPatience` (an owner blocked on the sender
-///   itself, say): the bound slows senders to the pace of delivery and never deadlocks them.
+/// - **Bound.** More than `BacklogBound.limit` events queued and not yet handled: a thread that
+///   posts a value and is not itself delivering waits until the owner has brought the backlog down
+///   to half the limit, as Combine's senders wait on a subject's lock (see `BacklogBound`, which
+///   also says why the wait cannot deadlock).
 ///
 /// Its methods are `@inlinable` so that a subject's sending path is specialized for the
 /// subject's element type in the caller's module ("PassthroughSubject.send, 1 sink, per value").
 @usableFromInline
 struct Serializer<Event>: ~Copyable {
-  /// Events queued and not yet handled beyond which a sender that is not delivering waits.
-  @usableFromInline static var backlogBound: Int { 1_024 }
   /// Queued events an owner delivers before it offers to hand over.
   @usableFromInline static var successionThreshold: Int { 16 }
   /// How long a successor waits for the owner to finish the event in hand.
   @usableFromInline static var patience: DispatchTimeInterval { .milliseconds(10) }
-  /// How long a sender waits for room while the owner handles nothing.
-  @usableFromInline static var roomPatience: DispatchTimeInterval { .milliseconds(50) }
 
   /// What a thread that posted must do next.
   @usableFromInline
@@ -76,9 +70,9 @@ struct Serializer<Event>: ~Copyable {
   // as it handles them.
   @usableFromInline
   let backlog = Atomic<Int>(0)
-  // Senders waiting for the backlog to shrink, each woken by one signal of `room`.
+  // What keeps `backlog` within its bound.
   @usableFromInline
-  let waiting = Atomic<Int>(0)
+  let bound = BacklogBound()
   // Where the handing over of delivery stands (`Succession`).
   @usableFromInline
   let succession = Atomic<Int>(Succession.none)
@@ -86,12 +80,9 @@ struct Serializer<Event>: ~Copyable {
   @usableFromInline
   let handedOverCount = Atomic<Int>(0)
   // Signalled by an owner when it hands over to the successor waiting on it; made by the first
-  // of the two that needs it, as is `roomStorage`: most serializers never hand over or wait.
+  // of the two that needs it: most serializers never hand over.
   @usableFromInline
   let successorWakeStorage = AtomicLazyReference<DispatchSemaphore>()
-  // Signalled once per waiting sender when the backlog has come down.
-  @usableFromInline
-  let roomStorage = AtomicLazyReference<DispatchSemaphore>()
 
   @inlinable
   init() {}
@@ -127,8 +118,8 @@ struct Serializer<Event>: ~Copyable {
   func afterQueued(_ process: (Event) -> Void) {
     if succession.load(ordering: .relaxed) == Succession.offered {
       succeed(process)
-    } else if backlog.load(ordering: .relaxed) > Self.backlogBound {
-      waitForRoom()
+    } else if backlog.load(ordering: .relaxed) > BacklogBound.limit, !Serializing.isDelivering {
+      bound.waitForRoom { backlog.load(ordering: .relaxed) }
     }
   }
 
@@ -162,7 +153,7 @@ struct Serializer<Event>: ~Copyable {
         process(events[index])
         index += 1
         handled += 1
-        madeProgress()
+        bound.handledOne(left: backlog.wrappingSubtract(1, ordering: .relaxed).newValue)
         if handled >= Self.successionThreshold {
           switch succession.load(ordering: .acquiring) {
           case Succession.none:
@@ -183,60 +174,6 @@ struct Serializer<Event>: ~Copyable {
       owes = owed.wrappingSubtract(owes, ordering: .acquiringAndReleasing).newValue
       if owes == 0 { return }
     }
-  }
-
-  /// One queued event handled: wakes the waiting senders once the backlog is down to half the
-  /// bound.
-  @inlinable @inline(__always)
-  func madeProgress() {
-    let left = backlog.wrappingSubtract(1, ordering: .relaxed).newValue
-    if left <= Self.backlogBound / 2 && waiting.load(ordering: .sequentiallyConsistent) > 0 {
-      wakeWaiting()
-    }
-  }
-
-  @usableFromInline
-  func wakeWaiting() {
-    let count = waiting.exchange(0, ordering: .sequentiallyConsistent)
-    for _ in 0..<count { room.signal() }
-  }
-
-  /// Waits, as a sender that is not delivering, until the backlog is back within the bound, or
-  /// until the owner has handled nothing for `roomPatience`.
-  @usableFromInline
-  func waitForRoom() {
-    guard !Serializing.isDelivering else { return }
-    var seen = backlog.load(ordering: .relaxed)
-    while seen > Self.backlogBound {
-      waiting.wrappingAdd(1, ordering: .sequentiallyConsistent)
-      if backlog.load(ordering: .sequentiallyConsistent) > Self.backlogBound / 2 {
-        if room.wait(timeout: .now() + Self.roomPatience) == .success {
-          seen = backlog.load(ordering: .relaxed)
-          continue
-        }
-      }
-      // Not waiting (any more): withdraw, or take the signal an owner that counted this thread
-      // among the waiting has sent or is about to send.
-      if !withdrawWaiting() { room.wait() }
-      let now = backlog.load(ordering: .relaxed)
-      // No progress for a whole patience: the owner may be waiting on this thread.
-      if now >= seen { return }
-      seen = now
-    }
-  }
-
-  /// Takes this thread off the count of waiting senders: `false` if an owner took the count
-  /// already (its signal is then this thread's).
-  @usableFromInline
-  func withdrawWaiting() -> Bool {
-    var current = waiting.load(ordering: .sequentiallyConsistent)
-    while current > 0 {
-      let (exchanged, found) = waiting.compareExchange(
-        expected: current, desired: current - 1, ordering: .sequentiallyConsistent)
-      if exchanged { return true }
-      current = found
-    }
-    return false
   }
 
   /// Takes an owner's offer to hand delivery over, if this thread may.
@@ -283,11 +220,6 @@ struct Serializer<Event>: ~Copyable {
   @inlinable
   var successorWake: DispatchSemaphore {
     successorWakeStorage.load() ?? successorWakeStorage.storeIfNil(DispatchSemaphore(value: 0))
-  }
-
-  @inlinable
-  var room: DispatchSemaphore {
-    roomStorage.load() ?? roomStorage.storeIfNil(DispatchSemaphore(value: 0))
   }
 
   /// The number of deliveries owed, for a caller that must know whether anything waits.
