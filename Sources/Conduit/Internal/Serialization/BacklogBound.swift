@@ -23,19 +23,25 @@ struct BacklogBound: ~Copyable, Sendable {
   /// How long a sender waits for room while the deliverer handles nothing.
   static var roomPatience: DispatchTimeInterval { .milliseconds(50) }
 
-  // Events the deliverer has handled (or let go of), counted to tell a slow deliverer from a
-  // stalled one.
+  /// What only a backlog that has reached its limit needs.
   @usableFromInline
-  let handled = Atomic<Int>(0)
-  // The count of `handled` at which a sender found the deliverer stalled; -1 when it is not.
+  final class Waiters: Sendable {
+    // Events the deliverer has handled (or let go of) since a sender first waited, counted to
+    // tell a slow deliverer from a stalled one.
+    let handled = Atomic<Int>(0)
+    // The count of `handled` at which a sender found the deliverer stalled; -1 when it is not.
+    let stalledAt = Atomic<Int>(-1)
+    // Senders waiting for room, each woken by one signal of `room`.
+    let waiting = Atomic<Int>(0)
+    let room = DispatchSemaphore(value: 0)
+
+    init() {}
+  }
+
+  // Made by the first sender that waits: most backlogs never reach the limit, so the bound
+  // costs them one word and one load per queued event.
   @usableFromInline
-  let stalledAt = Atomic<Int>(-1)
-  // Senders waiting for room, each woken by one signal of `room`.
-  @usableFromInline
-  let waiting = Atomic<Int>(0)
-  // Made by the first sender that waits: most backlogs never reach the limit.
-  @usableFromInline
-  let roomStorage = AtomicLazyReference<DispatchSemaphore>()
+  let waitersStorage = AtomicLazyReference<Waiters>()
 
   @inlinable
   init() {}
@@ -44,16 +50,27 @@ struct BacklogBound: ~Copyable, Sendable {
   /// `left` waiting: wakes the waiting senders once the backlog is down to half the limit.
   @inlinable @inline(__always)
   func handledOne(left: Int) {
-    handled.wrappingAdd(1, ordering: .relaxed)
-    if left <= Self.limit / 2 && waiting.load(ordering: .sequentiallyConsistent) > 0 {
-      wakeWaiting()
-    }
+    guard let waiters = waitersStorage.load() else { return }
+    handled(by: waiters, left: left)
   }
 
   @usableFromInline
+  func handled(by waiters: Waiters, left: Int) {
+    waiters.handled.wrappingAdd(1, ordering: .relaxed)
+    if left <= Self.limit / 2 && waiters.waiting.load(ordering: .sequentiallyConsistent) > 0 {
+      wake(waiters)
+    }
+  }
+
+  /// Wakes every sender waiting for room (the deliverer has let go of the backlog).
+  @usableFromInline
   func wakeWaiting() {
-    let count = waiting.exchange(0, ordering: .sequentiallyConsistent)
-    for _ in 0..<count { room.signal() }
+    if let waiters = waitersStorage.load() { wake(waiters) }
+  }
+
+  func wake(_ waiters: Waiters) {
+    let count = waiters.waiting.exchange(0, ordering: .sequentiallyConsistent)
+    for _ in 0..<count { waiters.room.signal() }
   }
 
   /// Waits, as a sender that posted, while `backlog()` is beyond the limit; returns at once when
@@ -61,20 +78,21 @@ struct BacklogBound: ~Copyable, Sendable {
   @usableFromInline
   func waitForRoom(backlog: () -> Int) {
     guard backlog() > Self.limit else { return }
-    var progress = handled.load(ordering: .acquiring)
-    if stalledAt.load(ordering: .relaxed) == progress { return }
+    let waiters = waitersStorage.load() ?? waitersStorage.storeIfNil(Waiters())
+    var progress = waiters.handled.load(ordering: .acquiring)
+    if waiters.stalledAt.load(ordering: .relaxed) == progress { return }
     while backlog() > Self.limit {
-      waiting.wrappingAdd(1, ordering: .sequentiallyConsistent)
-      if backlog() > Self.limit / 2, room.wait(timeout: .now() + Self.roomPatience) == .success {
+      waiters.waiting.wrappingAdd(1, ordering: .sequentiallyConsistent)
+      if backlog() > Self.limit / 2, waiters.room.wait(timeout: .now() + Self.roomPatience) == .success {
         continue
       }
       // Not waiting (any more): withdraw, or take the signal a deliverer that counted this
       // thread among the waiting has sent or is about to send.
-      if !withdrawWaiting() { room.wait() }
-      let now = handled.load(ordering: .acquiring)
+      if !withdraw(from: waiters) { waiters.room.wait() }
+      let now = waiters.handled.load(ordering: .acquiring)
       if now == progress {
         // Nothing handled for a whole patience: the deliverer may be waiting on this thread.
-        stalledAt.store(now, ordering: .relaxed)
+        waiters.stalledAt.store(now, ordering: .relaxed)
         return
       }
       progress = now
@@ -83,18 +101,14 @@ struct BacklogBound: ~Copyable, Sendable {
 
   /// Takes this thread off the count of waiting senders: `false` if a deliverer took the count
   /// already (its signal is then this thread's).
-  func withdrawWaiting() -> Bool {
-    var current = waiting.load(ordering: .sequentiallyConsistent)
+  func withdraw(from waiters: Waiters) -> Bool {
+    var current = waiters.waiting.load(ordering: .sequentiallyConsistent)
     while current > 0 {
-      let (exchanged, found) = waiting.compareExchange(
+      let (exchanged, found) = waiters.waiting.compareExchange(
         expected: current, desired: current - 1, ordering: .sequentiallyConsistent)
       if exchanged { return true }
       current = found
     }
     return false
-  }
-
-  var room: DispatchSemaphore {
-    roomStorage.load() ?? roomStorage.storeIfNil(DispatchSemaphore(value: 0))
   }
 }
