@@ -28,7 +28,7 @@ enum PublishedFields {
   }
 
   /// An object with no `@Published` property, and its publisher.
-  struct Unpublished: @unchecked Sendable {
+  struct Unpublished {
     // Guarded by `unpublished`'s lock.
     weak var object: AnyObject?
     let publisher: ObservableObjectPublisher

@@ -340,8 +340,7 @@ extension BufferStateMachine.State {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure

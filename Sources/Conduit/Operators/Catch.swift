@@ -289,7 +289,7 @@ struct CatchStateMachine<Downstream: Subscriber, Handler> {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 final class CatchSubscription<Types: CatchLink>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Types.Downstream.Input == Types.Input {
   typealias Input = Types.Input
   typealias Failure = Types.Failure
@@ -430,7 +430,7 @@ extension CatchSubscription {
   /// Subscribes to the replacement publisher. Created when the upstream fails, possibly on
   /// another thread, so it takes its census scope from the catch's subscription.
   final class Replacement: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
-    CensusScoped, @unchecked Sendable
+    CensusScoped
   {
     typealias Input = NewPublisher.Output
     typealias Failure = NewPublisher.Failure

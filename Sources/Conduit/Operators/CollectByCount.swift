@@ -64,8 +64,7 @@ extension Publishers.CollectByCount {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 final class CollectByCountInner<Types: OperatorLink>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types.Failure {
   typealias Input = Types.Input
   typealias Failure = Types.Failure

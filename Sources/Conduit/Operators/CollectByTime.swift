@@ -218,7 +218,7 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
 
 /// The subscription behind `collect(_:options:)` by time.
 final class CollectByTimeInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Downstream.Input == [Input] {
   typealias Failure = Downstream.Failure
   typealias Machine = CollectByTimeStateMachine<Input, Failure>

@@ -301,7 +301,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 /// its demand not yet met and the element waiting.
 @usableFromInline
 final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Input = Downstream.Input

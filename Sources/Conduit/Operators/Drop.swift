@@ -67,7 +67,7 @@ extension Publishers.Drop {
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
 final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Input = Downstream.Input

@@ -488,7 +488,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 /// (see `OperatorLink`).
 @usableFromInline
 final class FlatMapInner<Types: FlatMapLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible
 where Types.Downstream.Input == Types.NewPublisher.Output, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input

@@ -98,7 +98,7 @@ struct MeasureIntervalStateMachine<Time: Strideable> {
 
 /// The subscription behind `measureInterval(using:options:)`.
 final class MeasureIntervalInner<Input, Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Downstream.Input == Context.SchedulerTimeType.Stride {
   typealias Failure = Downstream.Failure
 

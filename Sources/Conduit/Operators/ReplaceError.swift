@@ -55,8 +55,7 @@ extension Publishers.ReplaceError {
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
 final class ReplaceErrorInner<Types: OperatorLink>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
-  @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   typealias Input = Types.Input
   typealias Failure = Types.Failure

@@ -148,7 +148,7 @@ struct SubscribeOnStateMachine<Downstream> {
 /// The subscription behind `subscribe(on:)`: passes values and the completion through, and
 /// hands each request and the cancel to the scheduler.
 final class SubscribeOnInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   typealias Input = Downstream.Input
   typealias Failure = Downstream.Failure

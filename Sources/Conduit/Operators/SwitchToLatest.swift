@@ -444,7 +444,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 /// (see `OperatorLink`).
 @usableFromInline
 final class SwitchToLatestInner<Types: OperatorLink>: Subscriber, SubscriptionRequestHandler, Subscription,
-  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  ChildSubscriberParent, CustomReflectable, CustomPlaygroundDisplayConvertible
 where
   Types.Input: Publisher, Types.Input.Failure == Types.Failure, Types.Downstream.Input == Types.Input.Output,
   Types.Downstream.Failure == Types.Failure

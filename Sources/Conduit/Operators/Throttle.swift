@@ -292,7 +292,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 /// downstream (or the upstream) keeps it alive.
 @usableFromInline
 final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Input = Downstream.Input

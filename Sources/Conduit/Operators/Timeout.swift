@@ -397,7 +397,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 /// without children.
 @usableFromInline
 final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Input = Downstream.Input

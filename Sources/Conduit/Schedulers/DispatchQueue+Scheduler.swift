@@ -75,7 +75,7 @@ extension DispatchQueue: Scheduler {
 /// `DispatchSourceTimer` whose event handler reaches the action through this object, so that
 /// cancelling releases the action at once rather than when Dispatch gets round to dropping the
 /// handler, and nothing refers back to the object (the handler holds it weakly).
-final class DispatchRepeatingTimer: Cancellable, @unchecked Sendable {
+final class DispatchRepeatingTimer: Cancellable {
   // Immutable; a dispatch source may be cancelled from any thread.
   private let source: any DispatchSourceTimer
   // Guarded by its own lock: the action, until the first cancel takes it out.

@@ -122,9 +122,7 @@ extension Publishers.Autoconnect {
   /// completed receives the completion from the connectable publisher rather than connecting
   /// again.
   @usableFromInline
-  final class Membership: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped,
-    @unchecked Sendable
-  {
+  final class Membership: Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped {
     // Immutable.
     @usableFromInline
     let parent: Publishers.Autoconnect<Upstream>

@@ -102,7 +102,7 @@ extension Publisher {
 /// It holds the subject's subscription only, until the end; not the subscriber.
 @usableFromInline
 final class MulticastSubscription: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomPlaygroundDisplayConvertible, CensusScoped
 {
   /// `phase` before the subject's subscription arrives.
   @inlinable

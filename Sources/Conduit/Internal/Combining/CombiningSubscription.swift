@@ -54,7 +54,7 @@ import Synchronization
 @usableFromInline
 final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHandler,
   Subscription,
-  CustomStringConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CensusScoped
 {
   @usableFromInline
   typealias Strategy = Types.Strategy

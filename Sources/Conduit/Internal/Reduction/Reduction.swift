@@ -30,7 +30,7 @@ import Synchronization
 @usableFromInline
 final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Accumulator>: Subscriber,
   SubscriptionRequestHandler, Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Failure = UpstreamFailure

@@ -14,7 +14,7 @@ import Synchronization
 /// does, as its subclass `ReceiveOnInner`.
 @usableFromInline
 class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscriber, Subscription,
-  CensusScoped, @unchecked Sendable
+  CensusScoped
 {
   @usableFromInline
   typealias Input = Downstream.Input
@@ -137,7 +137,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
 /// "ReceiveOn", without children.
 @usableFromInline
 final class ReceiveOnInner<Downstream: Subscriber, Context: Scheduler>: ScheduledDeliveryInner<Downstream, Context>,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
   var description: String { "ReceiveOn" }

@@ -12,7 +12,7 @@ import Synchronization
 /// the demand it holds is spent.
 @usableFromInline
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Downstream.Input == Elements.Element {
   @usableFromInline
   struct State {

@@ -7,7 +7,7 @@ import Synchronization
 /// publisher contains the upstream, but the link contains the next use's link, so it shrinks
 /// from one use to the next.
 @usableFromInline
-final class FallibleInner<Types: FallibleLink>: StepSubscriber, CensusScoped, @unchecked Sendable
+final class FallibleInner<Types: FallibleLink>: StepSubscriber, CensusScoped
 where Types.Downstream.Input == Types.Step.Emitted, Types.Downstream.Failure == Types.Step.Failure {
   @usableFromInline
   typealias Input = Types.Input

@@ -5,8 +5,7 @@ import Synchronization
 /// the step and the downstream, a type that nests one level per use, as an operator that passes
 /// on the values and errors it receives can (see `OperatorLink`).
 @usableFromInline
-final class PassingStepInner<Step: FallibleStep, Downstream: Subscriber>: StepSubscriber, CensusScoped,
-  @unchecked Sendable
+final class PassingStepInner<Step: FallibleStep, Downstream: Subscriber>: StepSubscriber, CensusScoped
 where Downstream.Input == Step.Emitted, Downstream.Failure == Step.Failure {
   @usableFromInline
   typealias Input = Step.Input

@@ -17,7 +17,7 @@ import Synchronization
 /// type.
 @usableFromInline
 final class StepSubscription<Inner: StepSubscriber>: Subscription, CustomStringConvertible, CustomReflectable,
-  CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
+  CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
   typealias Step = Inner.Step

@@ -7,7 +7,7 @@ import Synchronization
 /// and the subscriber with it, even if the subscriber keeps its subscription.
 @usableFromInline
 final class SubjectDownstream<Downstream: Subscriber>: SubjectMember,
-  CensusScoped, @unchecked Sendable
+  CensusScoped
 {
   @usableFromInline
   typealias Output = Downstream.Input

@@ -19,7 +19,7 @@ import Synchronization
 /// A delivery reads these fields, `offer` and the subscriber, and they all sit in the first 64
 /// bytes of the object: with many subscribers, each cache line more is a miss more per value.
 @usableFromInline
-class SubjectMember: @unchecked Sendable {
+class SubjectMember {
   /// What a subscription asks the subject to do for a member.
   @usableFromInline
   enum Notice {

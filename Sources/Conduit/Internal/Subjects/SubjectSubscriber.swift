@@ -16,7 +16,7 @@ import Synchronization
 /// (its subscription) for its life, and must still be freed when its owner lets it go.
 @usableFromInline
 final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, CustomStringConvertible,
-  CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
+  CustomReflectable, CustomPlaygroundDisplayConvertible
 {
   @usableFromInline
   typealias Input = Downstream.Output

@@ -14,7 +14,7 @@ import Synchronization
 @usableFromInline
 final class SubjectSubscription: Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible,
-  CensusScoped, @unchecked Sendable
+  CensusScoped
 {
   // Guards `member` and `demandLeft`.
   @usableFromInline
