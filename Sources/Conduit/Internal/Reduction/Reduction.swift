@@ -27,17 +27,13 @@ import Synchronization
 /// the only one to call it, so calls into downstream never overlap. For the same reason the
 /// mirror shows the result only once upstream is done: while folding, the accumulator belongs
 /// to upstream's thread.
-@usableFromInline
 final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Accumulator>: Subscriber,
-  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CustomReflectable,
+  Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, CensusScoped
 {
-  @usableFromInline
   typealias Failure = UpstreamFailure
-  @usableFromInline
   typealias Output = Downstream.Input
 
-  @usableFromInline
   enum State {
     /// `demanded` once downstream has asked for anything.
     case awaitingSubscription(demanded: Bool)
@@ -49,7 +45,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   }
 
   /// The shape of `customMirror`, as Combine gives it for the operator.
-  @usableFromInline
   enum Reflection {
     /// `downstream`, `result`, `initial` and `status`, as most of the operators have.
     case reduction
@@ -58,14 +53,10 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   }
 
   /// The running accumulator with the step that folds values into it.
-  @usableFromInline
   struct Fold {
-    @usableFromInline
     var accumulator: Accumulator
-    @usableFromInline
     let step: (inout Accumulator, Input) throws(Downstream.Failure) -> Bool
 
-    @inlinable
     init(
       accumulator: Accumulator, step: @escaping (inout Accumulator, Input) throws(Downstream.Failure) -> Bool
     ) {
@@ -74,49 +65,33 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     }
 
     /// Folds one value in; `true` when the result is decided and upstream is no longer needed.
-    @inlinable
     mutating func absorb(_ input: Input) throws(Downstream.Failure) -> Bool {
       try step(&accumulator, input)
     }
   }
 
   // Guarded by its own lock.
-  @usableFromInline
   let state = Locked(State.awaitingSubscription(demanded: false))
   // Set by `cancel`; read without the lock by upstream's calls and after delivering the result.
-  @usableFromInline
   let cancelled = Atomic<Bool>(false)
   // Owned by upstream's serialized calls, which release it once the fold is over.
-  @usableFromInline
   var fold: Fold?
   // Owned like `fold`: set once upstream's subscription is accepted, cleared once upstream's part
   // is over (finished, failed or decided early). Values and completions count only while set.
-  @usableFromInline
   var folding = false
   // Owned by whoever moves `state` to `.terminal`, who releases it; before that, touched only by
   // `receive(subscription:)`, which runs before downstream can reach this object.
-  @usableFromInline
   var downstream: Downstream?
   /// Turns the final accumulator into the value to publish, `nil` for none.
-  @usableFromInline
   let result: (Accumulator) -> Output?
   /// Turns an upstream failure into downstream's failure type (identity, or erasure for `try`).
-  @usableFromInline
   let convertFailure: (UpstreamFailure) -> Downstream.Failure
-  @usableFromInline
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: @Sendable (Reduction, SubscriptionRequest) -> Void
-  @usableFromInline
   let description: String
   /// The accumulator before any value, for the mirror.
-  @usableFromInline
   let initial: Accumulator
-  @usableFromInline
   let reflection: Reflection
 
-  @usableFromInline
   var censusScope: CensusScope? { census.scope }
 
   /// - Parameters:
@@ -125,7 +100,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   ///   - result: the value to publish from the final accumulator, `nil` for none.
   ///   - convertFailure: maps upstream's failure to downstream's.
   ///   - reflection: the shape of the mirror.
-  @inlinable
   init(
     downstream: Downstream, description: String, initial: Accumulator,
     step: @escaping (inout Accumulator, Input) throws(Downstream.Failure) -> Bool,
@@ -141,12 +115,10 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     fold = Fold(accumulator: initial, step: step)
     self.result = result
     self.convertFailure = convertFailure
-    handle = SubscriptionRequest.dispatcher()
   }
 
   // MARK: Subscriber (upstream's serialized calls)
 
-  @usableFromInline
   func receive(subscription: any Subscription) {
     let accepted = state.withLock { state -> Bool in
       guard case .awaitingSubscription(let demanded) = state else { return false }
@@ -167,7 +139,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     if active { subscription.request(.unlimited) }
   }
 
-  @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
     guard folding else { return .none }
     if cancelled.load(ordering: .relaxed) {
@@ -184,7 +155,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     return .none
   }
 
-  @usableFromInline
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
     guard folding else { return }
     switch completion {
@@ -194,7 +164,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   }
 
   /// Upstream's part is over: the fold and the user closure it holds are released.
-  @inlinable
   func endFold() {
     folding = false
     fold = nil
@@ -202,7 +171,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   /// The result is known: delivers it now if downstream has asked, otherwise holds it (or the
   /// bare completion, when there is no value) for the first request.
-  @inlinable
   func conclude(cancellingUpstream: Bool) {
     let value = fold.flatMap { result($0.accumulator) }
     endFold()
@@ -219,7 +187,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     if deliverNow { deliver(value) }
   }
 
-  @usableFromInline
   func fail(_ error: Downstream.Failure, cancellingUpstream: Bool) {
     endFold()
     let (upstream, failNow) = state.withLock { state -> ((any Subscription)?, Bool) in
@@ -235,7 +202,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   }
 
   /// Sends the result, if any, then `.finished`. Called by whoever moved `state` to `.terminal`.
-  @inlinable
   func deliver(_ value: Output?) {
     guard let downstream else { return }
     self.downstream = nil
@@ -249,18 +215,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   // MARK: Subscription (downstream's calls, from any thread)
 
-  @usableFromInline
   func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
-  func cancel() {
-    handle(self, .cancel)
-  }
-
-  @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     let held = state.withLock { state -> Output?? in
       switch state {
@@ -280,8 +235,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     if let held { deliver(held) }
   }
 
-  @usableFromInline
-  func handleCancel() {
+  func cancel() {
     // A result held for want of demand leaves after the lock: its deinit may cancel this
     // subscription.
     var held = State.terminal
@@ -309,7 +263,6 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   // MARK: Reflection (from any thread)
 
-  @usableFromInline
   var customMirror: Mirror {
     // `downstream` is released only after `state` has become `.terminal`, so it is read under
     // the lock while `state` says it is still there.
@@ -333,6 +286,5 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     }
   }
 
-  @usableFromInline
   var playgroundDescription: Any { description }
 }
