@@ -66,7 +66,7 @@ extension Publishers.Drop {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class DropInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 {
   @usableFromInline
@@ -97,9 +97,6 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   let state: Locked<State>
   @usableFromInline
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: @Sendable (DropInner, SubscriptionRequest) -> Void
 
   @usableFromInline
   var description: String { "Drop" }
@@ -116,7 +113,6 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     self.count = count
     remaining = count
     state = Locked(.awaitingSubscription(downstream, pending: .none))
-    handle = SubscriptionRequest.dispatcher()
   }
 
   @usableFromInline
@@ -169,18 +165,8 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
     }
   }
 
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
-  func cancel() {
-    handle(self, .cancel)
-  }
-
   @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
+  func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
     state.withRetained(
       { state -> Targets? in
@@ -198,7 +184,7 @@ final class DropInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHa
   }
 
   @usableFromInline
-  func handleCancel() {
+  func cancel() {
     // Taken out, so that the downstream and the upstream are released after the lock.
     let ended = state.exchange(.terminal)
     if case .subscribed(let targets) = ended { targets.upstream.cancel() }

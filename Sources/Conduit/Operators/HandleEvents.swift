@@ -116,7 +116,7 @@ struct HandleEventsHandlers<Input, Failure: Error> {
 /// Generic over its downstream alone, as an operator that passes on the values and errors it
 /// receives can be: one level of nesting per use rather than two (see `OperatorLink`).
 @usableFromInline
-final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionRequestHandler, Subscription,
+final class HandleEventsInner<Downstream: Subscriber>: Subscriber, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped,
   Sendable
 {
@@ -172,9 +172,6 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   let state: Locked<State>
   @usableFromInline
   let census: CensusToken
-  // Specialized `request` and `cancel`; see `SubscriptionRequest`.
-  @usableFromInline
-  let handle: @Sendable (HandleEventsInner, SubscriptionRequest) -> Void
 
   @usableFromInline
   var description: String { "HandleEvents" }
@@ -189,7 +186,6 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   init(downstream: Downstream, handlers: Handlers) {
     census = CensusToken(HandleEventsInner.self, inheritingFrom: downstream)
     state = Locked(.awaitingSubscription(downstream, handlers))
-    handle = SubscriptionRequest.dispatcher()
   }
 
   @usableFromInline
@@ -287,18 +283,8 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
     }
   }
 
-  @usableFromInline
-  func request(_ demand: Subscribers.Demand) {
-    handle(self, .demand(demand))
-  }
-
-  @usableFromInline
-  func cancel() {
-    handle(self, .cancel)
-  }
-
   @inlinable
-  func handleDemand(_ demand: Subscribers.Demand) {
+  func request(_ demand: Subscribers.Demand) {
     // As in Combine, any demand, `.none` too, is reported and passed on; one made before the
     // subscription is only reported.
     let forwarded: Void? = whileSubscribed { targets in
@@ -309,7 +295,7 @@ final class HandleEventsInner<Downstream: Subscriber>: Subscriber, SubscriptionR
   }
 
   @usableFromInline
-  func handleCancel() {
+  func cancel() {
     // Taken out rather than only dropped, so that the downstream and the closures, with whatever
     // they captured, are released after the lock, when the calls below return.
     let active = state.withLock { state -> Targets? in
