@@ -114,7 +114,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   @usableFromInline @exclusivity(unchecked)
   var receiver: Unmanaged<Receiver>?
   // Touched only by the subscribing thread, while it attaches the upstreams.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var attached = 0
 
   @usableFromInline

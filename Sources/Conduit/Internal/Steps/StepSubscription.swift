@@ -32,7 +32,7 @@ final class StepSubscription<Inner: StepSubscriber>: Subscription, CustomStringC
   // The inner, for the mirror alone: set by the inner's init and cleared by its deinit, so that
   // it never points at a freed inner; not retained, so that downstream keeping the subscription
   // does not keep the inner. Read without synchronization (see `customMirror`).
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   unowned(unsafe) var inner: Inner?
   // `Step.kind`, stored so that `request` and `cancel`, which downstream calls through an
   // existential, run no generic code.

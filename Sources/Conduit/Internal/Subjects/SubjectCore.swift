@@ -99,7 +99,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked)
   final var memberCount = 0
   // Owned by the thread that owns delivery.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   final var memberCapacity = 0
   // Owned by the thread that owns delivery: the completion once it has been delivered.
   @usableFromInline @exclusivity(unchecked)

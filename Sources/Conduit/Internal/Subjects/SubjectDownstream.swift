@@ -29,10 +29,10 @@ final class SubjectDownstream<Downstream: Subscriber>: SubjectMember,
   // Owned by the subject's delivery: values that took demand before the subscriber was ready.
   // Boxed, because a field whose type is built from the class's parameters makes every teardown
   // look up its runtime metadata, and this one is almost always empty.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var pendingValues: [Any] = []
   // Owned by the subject's delivery: a completion that came before the subscriber was ready.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var pendingCompletion = PendingCompletion.none
 
   @usableFromInline

@@ -25,7 +25,7 @@ final class SubjectSubscription: Subscription, CustomStringConvertible, CustomRe
   var member: SubjectMember?
   // Guarded by `lock`: the demand the member had left when the subscription ended, for the
   // mirror.
-  @usableFromInline @exclusivity(unchecked)
+  @usableFromInline
   var demandLeft: UInt = 0
   @usableFromInline
   let censusScope: CensusScope?
