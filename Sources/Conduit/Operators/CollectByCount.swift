@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Publishers {
   /// A publisher that buffers a maximum number of items.
   ///
@@ -52,14 +50,132 @@ extension Publishers.CollectByCount {
   where Downstream.Input == [Upstream.Output], Downstream.Failure == Upstream.Failure
 }
 
-/// Fills a buffer from upstream's serialized calls and hands each full one downstream.
-/// Downstream's requests and cancellation go through `state`; the buffer needs no lock.
+/// The decisions of `collect(_:)`: where the subscription stands, with the buffer it fills.
 ///
-/// As in Combine, a value that arrives before upstream's subscription is ignored, a completion
-/// that does passes on, and a cancel before it changes nothing: the subscription arriving later
-/// is taken as the first. The subscriber hears nothing after its cancel, a completion upstream
-/// sends then included: the cancel lets go of it (DifferencesFromCombine §4, in
-/// Conduit.docc).
+/// As in Combine, a value that arrives before the upstream's subscription is ignored, a
+/// completion that does passes on, and a cancel before it changes nothing: the subscription
+/// arriving later is taken as the first. The subscriber hears nothing after its cancel, a
+/// completion the upstream sends then included: the cancel lets go of it (DifferencesFromCombine
+/// §4, in Conduit.docc).
+struct CollectByCountStateMachine<Input, Downstream> {
+  enum State {
+    case awaitingSubscription(Downstream)
+    case collecting(upstream: any Subscription, downstream: Downstream, buffer: [Input])
+    /// The upstream has finished; the last, shorter array is going down, then the finish.
+    case finishing(Downstream)
+    case terminal
+  }
+
+  enum SubscriptionAction {
+    /// A second subscription, or one after the end.
+    case cancel(any Subscription)
+    /// Give the downstream its subscription.
+    case handDown(to: Downstream)
+  }
+
+  enum ValueAction {
+    case none
+    /// The buffer is full: send it.
+    case publish([Input], to: Downstream)
+  }
+
+  enum CompletionAction {
+    case none
+    /// Send the completion.
+    case complete(Downstream)
+    /// Send the last, shorter array, then ask `remainderPublished()` whether the finish follows.
+    case publishRemainder([Input], to: Downstream)
+  }
+
+  enum CancelAction {
+    case none
+    /// Cancel the upstream, if any; `released` (the downstream, the buffer) is let go of after
+    /// the lock, as its deinits may call back.
+    case cancel(upstream: (any Subscription)?, released: State)
+  }
+
+  var state: State
+  let count: Int
+
+  init(downstream: Downstream, count: Int) {
+    state = .awaitingSubscription(downstream)
+    self.count = count
+  }
+
+  mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingSubscription(let downstream) = state else { return .cancel(subscription) }
+    state = .collecting(upstream: subscription, downstream: downstream, buffer: [])
+    return .handDown(to: downstream)
+  }
+
+  mutating func receive(_ input: Input) -> ValueAction {
+    guard case .collecting(let upstream, let downstream, var buffer) = state else { return .none }
+    // Leaves the state's copy of the buffer, so that appending does not copy it.
+    state = .terminal
+    buffer.append(input)
+    guard buffer.count >= count else {
+      state = .collecting(upstream: upstream, downstream: downstream, buffer: buffer)
+      return .none
+    }
+    var next: [Input] = []
+    next.reserveCapacity(Swift.min(count, 1024))
+    state = .collecting(upstream: upstream, downstream: downstream, buffer: next)
+    return .publish(buffer, to: downstream)
+  }
+
+  mutating func receive(completion: Subscribers.Completion<some Error>) -> CompletionAction {
+    switch state {
+    case .collecting(_, let downstream, let buffer):
+      if case .finished = completion, !buffer.isEmpty {
+        state = .finishing(downstream)
+        return .publishRemainder(buffer, to: downstream)
+      }
+      state = .terminal
+      return .complete(downstream)
+    // As in Combine, a completion before the subscription passes on.
+    case .awaitingSubscription(let downstream):
+      state = .terminal
+      return .complete(downstream)
+    case .finishing, .terminal:
+      return .none
+    }
+  }
+
+  /// The last array has gone down: the downstream to finish, unless it cancelled meanwhile.
+  mutating func remainderPublished() -> Downstream? {
+    guard case .finishing(let downstream) = state else { return nil }
+    state = .terminal
+    return downstream
+  }
+
+  /// The upstream to ask for `count` elements per array requested, while collecting.
+  func request() -> (any Subscription)? {
+    guard case .collecting(let upstream, _, _) = state else { return nil }
+    return upstream
+  }
+
+  mutating func cancel() -> CancelAction {
+    switch state {
+    // Before the upstream's subscription, a cancel changes nothing, as in Combine.
+    case .awaitingSubscription, .terminal:
+      return .none
+    case .collecting(let upstream, _, _):
+      return .cancel(upstream: upstream, released: exchange(.terminal))
+    case .finishing:
+      return .cancel(upstream: nil, released: exchange(.terminal))
+    }
+  }
+
+  private mutating func exchange(_ next: State) -> State {
+    var replaced = next
+    swap(&state, &replaced)
+    return replaced
+  }
+}
+
+/// Fills a buffer from the upstream's calls and hands each full one downstream; its decisions
+/// are a `CollectByCountStateMachine`'s, under one lock. No workload measures `collect(_:)`, so
+/// each value takes the lock.
 ///
 /// Generic over one `OperatorLink`, so that a pipeline repeating the operator stays specialized
 /// (see `OperatorLink`).
@@ -69,25 +185,9 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
   typealias Input = Types.Input
   typealias Failure = Types.Failure
   typealias Downstream = Types.Downstream
+  typealias Machine = CollectByCountStateMachine<Input, Downstream>
 
-  enum State {
-    case awaitingSubscription(Downstream)
-    case active(upstream: any Subscription, downstream: Downstream)
-    case terminal
-  }
-
-  // Guarded by its own lock.
-  let state: Locked<State>
-  // Set by `cancel`; read without the lock by upstream's calls.
-  let cancelled = Atomic<Bool>(false)
-  // Owned by upstream's serialized calls.
-  var buffer: [Input] = []
-  // How many elements `buffer` holds, for the mirror on other threads; written by upstream's
-  // calls alongside `buffer`.
-  let buffered = Atomic<Int>(0)
-  // Owned like `buffer`: set once upstream's subscription is accepted, cleared once upstream has
-  // completed or the subscription was cancelled. Values count only while set.
-  var collecting = false
+  let state: Locked<Machine>
   let count: Int
   let census: CensusToken
 
@@ -97,114 +197,61 @@ where Types.Downstream.Input == [Types.Input], Types.Downstream.Failure == Types
 
   init(downstream: Downstream, count: Int) {
     census = CensusToken(CollectByCountInner.self, inheritingFrom: downstream)
-    state = Locked(.awaitingSubscription(downstream))
+    state = Locked(Machine(downstream: downstream, count: count))
     self.count = count
   }
 
-  // MARK: Subscriber (upstream's serialized calls)
+  // MARK: Subscriber (the upstream's calls)
 
   func receive(subscription: any Subscription) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingSubscription(let downstream) = state else { return nil }
-      state = .active(upstream: subscription, downstream: downstream)
-      return downstream
+    switch state.withLock({ $0.receiveSubscription(subscription) }) {
+    case .cancel(let subscription): subscription.cancel()
+    case .handDown(let downstream): downstream.receive(subscription: self)
     }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    collecting = true
-    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard collecting else { return .none }
-    if cancelled.load(ordering: .relaxed) {
-      end()
-      return .none
-    }
-    buffer.append(input)
-    guard buffer.count >= count else {
-      buffered.store(buffer.count, ordering: .relaxed)
-      return .none
-    }
-    let full = buffer
-    buffer = []
-    buffer.reserveCapacity(Swift.min(count, 1024))
-    buffered.store(0, ordering: .relaxed)
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .active(_, let downstream) = state else { return nil }
-      return downstream
-    }
-    guard let downstream else { return .none }
+    guard case .publish(let full, let downstream) = state.withLock({ $0.receive(input) }) else { return .none }
     return downstream.receive(full) * count
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let remainder = buffer
-    end()
-    // Taken out, so that the upstream subscription is released after the lock.
-    let ended = state.exchange(.terminal)
-    let downstream: Downstream
-    switch ended {
-    case .active(_, let active): downstream = active
-    // As in Combine, a completion before the subscription passes on.
-    case .awaitingSubscription(let waiting): downstream = waiting
-    case .terminal: return
-    }
-    if case .finished = completion, !remainder.isEmpty {
+    switch state.withLock({ $0.receive(completion: completion) }) {
+    case .none:
+      break
+    case .complete(let downstream):
+      downstream.receive(completion: completion)
+    case .publishRemainder(let remainder, let downstream):
       _ = downstream.receive(remainder)
-      // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
-      if cancelled.load(ordering: .acquiring) { return }
+      // The downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
+      state.withLock { $0.remainderPublished() }?.receive(completion: completion)
     }
-    downstream.receive(completion: completion)
   }
 
-  /// Upstream's part is over: the buffer is released.
-  func end() {
-    collecting = false
-    buffer = []
-    buffered.store(0, ordering: .relaxed)
-  }
-
-  // MARK: Subscription (downstream's calls, from any thread)
+  // MARK: Subscription (the downstream's calls, from any thread)
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let upstream = state.withLock { state -> (any Subscription)? in
-      guard case .active(let upstream, _) = state else { return nil }
-      return upstream
-    }
-    upstream?.request(demand * count)
+    state.withLock { $0.request() }?.request(demand * count)
   }
 
   func cancel() {
-    // Taken out, so that the downstream and the upstream subscription are released after the lock.
-    var ended = State.terminal
-    state.withLock { state in
-      // Before upstream's subscription, a cancel changes nothing, as in Combine.
-      if case .awaitingSubscription = state { return }
-      // Also when already terminal: it tells the delivery of a last buffer to stop.
-      cancelled.store(true, ordering: .releasing)
-      swap(&state, &ended)
-    }
-    if case .active(let upstream, _) = ended { upstream.cancel() }
+    guard case .cancel(let upstream, let released) = state.withLock({ $0.cancel() }) else { return }
+    upstream?.cancel()
+    withExtendedLifetime(released) {}
   }
 
   // MARK: Reflection (from any thread)
 
-  /// Combine's children. The buffer's elements belong to upstream's thread, so an empty buffer
-  /// shows as `[]` and a filling one by its size.
+  /// Combine's children.
   var customMirror: Mirror {
-    let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-      switch state {
-      case .awaitingSubscription(let downstream): (downstream, nil)
-      case .active(let upstream, let downstream): (downstream, upstream)
-      case .terminal: (nil, nil)
+    let (downstream, upstream, buffer) = state.withLock { machine -> (Downstream?, (any Subscription)?, [Input]) in
+      switch machine.state {
+      case .awaitingSubscription(let downstream): (downstream, nil, [])
+      case .collecting(let upstream, let downstream, let buffer): (downstream, upstream, buffer)
+      case .finishing, .terminal: (nil, nil, [])
       }
     }
-    let size = buffered.load(ordering: .relaxed)
-    let buffer: Any = size == 0 ? [Input]() : "\(size) elements"
     let children: [Mirror.Child] = [
       ("downstream", downstream.map { $0 as Any } ?? downstream as Any), ("upstreamSubscription", upstream as Any),
       ("buffer", buffer), ("count", count),

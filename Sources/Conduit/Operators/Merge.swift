@@ -36,7 +36,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 2).attach(a).attach(b)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 2).attachMerged(a).attachMerged(b)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge3``.
@@ -166,7 +166,7 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 3).attach(a).attach(b).attach(c)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 3).attachMerged(a).attachMerged(b).attachMerged(c)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge4``.
@@ -277,7 +277,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 4).attach(a).attach(b).attach(c).attach(d)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 4).attachMerged(a).attachMerged(b).attachMerged(c)
+        .attachMerged(d)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge5``.
@@ -377,7 +378,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 5).attach(a).attach(b).attach(c).attach(d).attach(e)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 5).attachMerged(a).attachMerged(b).attachMerged(c)
+        .attachMerged(d).attachMerged(e)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge6``.
@@ -467,7 +469,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 6).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 6).attachMerged(a).attachMerged(b).attachMerged(c)
+        .attachMerged(d).attachMerged(e).attachMerged(f)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge7``.
@@ -549,7 +552,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 7).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 7).attachMerged(a).attachMerged(b).attachMerged(c)
+        .attachMerged(d).attachMerged(e).attachMerged(f).attachMerged(g)
     }
 
     /// Merges this publisher's upstreams with another publisher: one flat ``Publishers/Merge8``.
@@ -622,8 +626,8 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      MergeAttacher(subscriber, upstreamCount: 8).attach(a).attach(b).attach(c).attach(d).attach(e).attach(f).attach(g)
-        .attach(h)
+      MergeStrategy.subscribe(subscriber, upstreamCount: 8).attachMerged(a).attachMerged(b).attachMerged(c)
+        .attachMerged(d).attachMerged(e).attachMerged(f).attachMerged(g).attachMerged(h)
     }
   }
 }
@@ -846,7 +850,7 @@ struct MergeStrategy<Output>: CombiningStrategy {
 
   @inlinable
   mutating func combine<Value>(_ value: Value, from index: Int) -> Output? {
-    // Every side of a merge delivers `Output` (`MergeAttacher.attach` requires it), so the value
+    // Every side of a merge delivers `Output` (`attachMerged` requires it), so the value
     // is the output.
     value as? Output
   }
@@ -858,25 +862,27 @@ struct MergeStrategy<Output>: CombiningStrategy {
 
   @usableFromInline
   mutating func release() {}
+
+  /// Subscribes `downstream` to a merge of `upstreamCount` upstreams, which the caller then
+  /// attaches in order with `attachMerged(_:)`.
+  @inlinable @inline(__always)
+  static func subscribe<Downstream: Subscriber>(
+    _ downstream: Downstream, upstreamCount: Int
+  ) -> CombiningSubscription<CombiningTypes<MergeStrategy, Downstream>> where Downstream.Input == Output {
+    CombiningTypes.subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
+  }
 }
 
-/// Subscribes a downstream to a merge, then its upstreams, one `attach` each, in order.
-@usableFromInline
-struct MergeAttacher<Downstream: Subscriber> {
-  @usableFromInline
-  let subscription: CombiningSubscription<CombiningTypes<MergeStrategy<Downstream.Input>, Downstream>>
-
-  @inlinable
-  init(_ downstream: Downstream, upstreamCount: Int) {
-    subscription = CombiningTypes.subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
-  }
-
-  /// Subscribes to the next upstream. Always inlined, as `CombiningSubscription.attach` is, so that
-  /// merges nested in one another subscribe through specialized code.
+extension CombiningSubscription {
+  /// Subscribes to the next upstream of a merge, which must send the merge's own output. Always
+  /// inlined, as `attach` is, so that merges nested in one another subscribe through specialized
+  /// code.
   @inlinable @inline(__always) @discardableResult
-  func attach<Upstream: Publisher>(_ upstream: Upstream) -> MergeAttacher
-  where Upstream.Output == Downstream.Input, Upstream.Failure == Downstream.Failure {
-    subscription.attach(upstream)
-    return self
+  func attachMerged<Upstream: Publisher>(_ upstream: Upstream) -> CombiningSubscription
+  where
+    Types.Strategy == MergeStrategy<Types.Downstream.Input>, Upstream.Output == Types.Downstream.Input,
+    Upstream.Failure == Failure
+  {
+    attach(upstream)
   }
 }

@@ -34,9 +34,9 @@ extension Publishers {
     /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
-      let merge = MergeAttacher(subscriber, upstreamCount: publishers.count)
+      let merge = MergeStrategy.subscribe(subscriber, upstreamCount: publishers.count)
       for publisher in publishers {
-        merge.attach(publisher)
+        merge.attachMerged(publisher)
       }
     }
 

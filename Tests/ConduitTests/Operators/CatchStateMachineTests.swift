@@ -256,7 +256,3 @@ struct CatchStateMachineTests {
     }
   }
 }
-
-private func same(_ subscription: (any Subscription)?, _ spy: SpySubscription) -> Bool {
-  (subscription as? SpySubscription) === spy
-}

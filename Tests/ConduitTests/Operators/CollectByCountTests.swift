@@ -216,7 +216,7 @@ struct CollectByCountTests {
     #expect(try children()[2] == "[]")
     upstream.send(1)
     upstream.send(2)
-    #expect(try children()[2] == "2 elements")
+    #expect(try children()[2] == "[1, 2]")
     subscriber.cancel()
     #expect(try children()[0...1] == ["nil", "nil"])
   }

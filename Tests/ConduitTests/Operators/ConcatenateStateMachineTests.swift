@@ -173,7 +173,3 @@ struct ConcatenateStateMachineTests {
     }
   }
 }
-
-private func same(_ subscription: (any Subscription)?, _ spy: SpySubscription) -> Bool {
-  (subscription as? SpySubscription) === spy
-}

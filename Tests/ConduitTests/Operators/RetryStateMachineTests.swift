@@ -214,7 +214,3 @@ struct RetryStateMachineTests {
     }
   }
 }
-
-private func same(_ subscription: (any Subscription)?, _ spy: SpySubscription) -> Bool {
-  (subscription as? SpySubscription) === spy
-}

@@ -13,7 +13,7 @@ struct SwitchToLatestStateMachineTests {
     var machine = Machine(childrenAreScalar: scalar)
     #expect(machine.receiveSubscription(upstream) == .unlimited)
     var previous: (any Subscription)?
-    #expect(machine.outerValue(cancelling: &previous) == 0)
+    #expect(outerValue(&machine, cancelling: &previous) == 0)
     #expect(previous == nil)
     #expect(machine.childSubscription(0, child) == Subscribers.Demand.none)
     return machine
@@ -36,7 +36,7 @@ struct SwitchToLatestStateMachineTests {
     let first = SpySubscription()
     var machine = withChild(child: first)
     var forward: (any Subscription)?
-    #expect(describe(machine.request(.max(3), forwardingTo: &forward)) == "none")
+    #expect(describe(request(&machine, .max(3), forwardingTo: &forward)) == "none")
     #expect(same(forward, first))
     guard case .deliver = machine.childValue(0, 1) else {
       Issue.record("with delivery unclaimed, the child's element goes out on its own call")
@@ -47,7 +47,7 @@ struct SwitchToLatestStateMachineTests {
       return
     }
     var previous: (any Subscription)?
-    #expect(machine.outerValue(cancelling: &previous) == 1)
+    #expect(outerValue(&machine, cancelling: &previous) == 1)
     #expect(same(previous, first))
     guard case .none = machine.childValue(0, 9) else {
       Issue.record("an element from a replaced child is dropped")
@@ -61,7 +61,7 @@ struct SwitchToLatestStateMachineTests {
   @Test func anElementPostedWhileDeliveryIsClaimedWaitsForTheOwner() {
     var machine = withChild()
     var forward: (any Subscription)?
-    _ = machine.request(.max(3), forwardingTo: &forward)
+    _ = request(&machine, .max(3), forwardingTo: &forward)
     guard case .deliver = machine.childValue(0, 1) else {
       Issue.record("the first element claims delivery")
       return
@@ -88,12 +88,12 @@ struct SwitchToLatestStateMachineTests {
   @Test func elementsQueuedByAReplacedChildGiveTheirDemandToTheNextOne() {
     var machine = withChild()
     var forward: (any Subscription)?
-    _ = machine.request(.max(2), forwardingTo: &forward)
+    _ = request(&machine, .max(2), forwardingTo: &forward)
     _ = machine.childValue(0, 1)
     _ = machine.childValue(0, 2)
     #expect(machine.demand == Subscribers.Demand.none)
     var previous: (any Subscription)?
-    #expect(machine.outerValue(cancelling: &previous) == 1)
+    #expect(outerValue(&machine, cancelling: &previous) == 1)
     #expect(machine.backlog.isEmpty)
     #expect(machine.childSubscription(1, SpySubscription()) == .max(1))
   }
@@ -102,7 +102,7 @@ struct SwitchToLatestStateMachineTests {
     var machine = withChild()
     #expect(describe(machine.outerCompletion(.finished)) == "none")
     var previous: (any Subscription)?
-    #expect(machine.outerValue(cancelling: &previous) == nil)
+    #expect(outerValue(&machine, cancelling: &previous) == nil)
     #expect(describe(machine.childCompletion(0, .finished)) == "drain")
     var forward: (any Subscription)?
     #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
@@ -125,7 +125,7 @@ struct SwitchToLatestStateMachineTests {
   @Test func aReplacedChildsCompletionIsIgnored() {
     var machine = withChild()
     var previous: (any Subscription)?
-    _ = machine.outerValue(cancelling: &previous)
+    _ = outerValue(&machine, cancelling: &previous)
     #expect(describe(machine.childCompletion(0, .failure(Oops()))) == "none")
     #expect(describe(machine.childCompletion(0, .finished)) == "none")
     #expect(machine.phase.isActive)
@@ -157,7 +157,7 @@ struct SwitchToLatestStateMachineTests {
   @Test func aCancelWhileAnotherCallDeliversLeavesTheDownstreamToThatCall() {
     var machine = withChild()
     var forward: (any Subscription)?
-    _ = machine.request(.max(1), forwardingTo: &forward)
+    _ = request(&machine, .max(1), forwardingTo: &forward)
     _ = machine.childValue(0, 1)
     #expect(describe(machine.cancel()) == "detach 2")
     guard case .drain = machine.childValueDelivered(0, returned: .none) else {
@@ -174,7 +174,7 @@ struct SwitchToLatestStateMachineTests {
     #expect(describe(machine.outerScalar(.value(2))) == "none")
     #expect(machine.pendingScalar == 2)
     var forward: (any Subscription)?
-    #expect(describe(machine.request(.max(1), forwardingTo: &forward)) == "deliver 2")
+    #expect(describe(request(&machine, .max(1), forwardingTo: &forward)) == "deliver 2")
     #expect(forward == nil)
     #expect(machine.currentID == 1)
     #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
@@ -187,7 +187,7 @@ struct SwitchToLatestStateMachineTests {
     var machine = Machine(childrenAreScalar: true)
     _ = machine.receiveSubscription(SpySubscription())
     var forward: (any Subscription)?
-    _ = machine.request(.max(2), forwardingTo: &forward)
+    _ = request(&machine, .max(2), forwardingTo: &forward)
     #expect(describe(machine.outerScalar(.value(1))) == "deliver 1")
     #expect(describe(machine.outerScalar(.value(2))) == "none")
     #expect(describe(machine.outerCompletion(.finished)) == "none")
@@ -248,6 +248,28 @@ private func describe(_ step: Machine.Step) -> String {
 private typealias Machine = SwitchToLatestStateMachine<Int, Oops>
 
 /// Whether `subscription` is `spy`.
-private func same(_ subscription: (any Subscription)?, _ spy: SpySubscription) -> Bool {
-  (subscription as? SpySubscription) === spy
+
+/// The machine's `outerValue()`, with the child's id returned (`nil` when ignored) and the
+/// replaced child's subscription put in `previous`.
+private func outerValue(_ machine: inout Machine, cancelling previous: inout (any Subscription)?) -> Int? {
+  switch machine.outerValue() {
+  case .ignore: return nil
+  case .subscribe(let child, let cancelling):
+    previous = cancelling
+    return child
+  }
+}
+
+/// The machine's `request(_:)`, with the child asked put in `forward` and what a scalar value
+/// that waited does returned.
+private func request(
+  _ machine: inout Machine, _ demand: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
+) -> Machine.ScalarAction {
+  switch machine.request(demand) {
+  case .none: return .none
+  case .forward(let child):
+    forward = child
+    return .none
+  case .scalar(let action): return action
+  }
 }

@@ -54,3 +54,8 @@ final class SpySubscription: Subscription, CustomStringConvertible, CustomPlaygr
     onEvent?(self, event)
   }
 }
+
+/// Whether `subscription` is `spy`: what a state machine hands back is the spy it was given.
+func same(_ subscription: (any Subscription)?, _ spy: SpySubscription) -> Bool {
+  (subscription as? SpySubscription) === spy
+}

@@ -81,7 +81,7 @@ enum FlatteningAction<Held, Value> {
   /// This call owns delivery: drain.
   case drain
   /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
-  case detach(DetachedState<Held, Value>, drains: Bool)
+  case detach(Detached, drains: Bool)
 
   /// Performs the action; `drain` runs the owner's loop.
   @inlinable @inline(__always)
@@ -96,21 +96,21 @@ enum FlatteningAction<Held, Value> {
       if drains { drain() }
     }
   }
-}
 
-/// What a flattening operator (`flatMap`, `switchToLatest`) takes out of its locked state when it
-/// fails or is cancelled: the subscriptions to cancel, and what it lets go of after the lock (a
-/// transform with what it captured, or a value held back, and the values not delivered), whose
-/// deinits may call back into the same subscription.
-@usableFromInline
-struct DetachedState<Held, Value> {
+  /// What a flattening operator (`flatMap`, `switchToLatest`) takes out of its locked state when it
+  /// fails or is cancelled: the subscriptions to cancel, and what it lets go of after the lock (a
+  /// transform with what it captured, or a value held back, and the values not delivered), whose
+  /// deinits may call back into the same subscription.
   @usableFromInline
-  var cancelled: [any Subscription] = []
-  @usableFromInline
-  var held: Held?
-  @usableFromInline
-  var backlog = ValueQueue<Value>()
+  struct Detached {
+    @usableFromInline
+    var cancelled: [any Subscription] = []
+    @usableFromInline
+    var held: Held?
+    @usableFromInline
+    var backlog = ValueQueue<Value>()
 
-  @inlinable
-  init() {}
+    @inlinable
+    init() {}
+  }
 }

@@ -68,33 +68,26 @@ enum ScalarOutcome<Output, Failure: Error> {
   case silent
 }
 
-/// Reads the outcome of inner publishers of type `Inner` when that type is a `ScalarPublisher`.
-///
-/// Decided once, when an operator's subscription is created: a dynamic cast per inner publisher
-/// would cost more than the subscription it saves.
-@usableFromInline
-struct ScalarReader<Inner: Publisher> {
-  /// `nil` when `Inner` is not a scalar publisher and must be subscribed to.
-  @usableFromInline
-  let read: ((Inner) -> ScalarOutcome<Inner.Output, Inner.Failure>)?
-
+extension Publisher {
+  /// Reads the outcome of publishers of this type when it is a `ScalarPublisher`; `nil` when
+  /// they must be subscribed to.
+  ///
+  /// Asked once, when an operator's subscription is created: a dynamic cast per inner publisher
+  /// would cost more than the subscription it saves.
   @inlinable
-  init() {
-    if let scalarType = Inner.self as? any ScalarPublisher.Type {
-      read = ScalarReader.reader(for: scalarType)
-    } else {
-      read = nil
-    }
+  static var scalarReader: ((Self) -> ScalarOutcome<Output, Failure>)? {
+    guard let scalarType = Self.self as? any ScalarPublisher.Type else { return nil }
+    return scalarReader(for: scalarType)
   }
 
-  /// `Scalar` is `Inner` itself, which the type system cannot see through the cast.
+  /// `Scalar` is `Self`, which the type system cannot see through the cast.
   @inlinable
-  static func reader<Scalar: ScalarPublisher>(
+  static func scalarReader<Scalar: ScalarPublisher>(
     for _: Scalar.Type
-  ) -> (Inner) -> ScalarOutcome<Inner.Output, Inner.Failure> {
-    { inner in
-      let outcome = unsafeBitCast(inner, to: Scalar.self).scalarOutcome
-      return unsafeBitCast(outcome, to: ScalarOutcome<Inner.Output, Inner.Failure>.self)
+  ) -> (Self) -> ScalarOutcome<Output, Failure> {
+    { publisher in
+      let outcome = unsafeBitCast(publisher, to: Scalar.self).scalarOutcome
+      return unsafeBitCast(outcome, to: ScalarOutcome<Output, Failure>.self)
     }
   }
 }

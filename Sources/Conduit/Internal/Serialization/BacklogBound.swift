@@ -7,7 +7,7 @@ import Synchronization
 /// `Serializer` (subjects) and `share(replay:)`'s subscribers keep it.
 ///
 /// It never deadlocks a sender:
-/// - A thread that is delivering for a `Serializer` (`Serializing.isDelivering`) never waits for
+/// - A thread that is delivering for a `Serializer` (`isDelivering`) never waits for
 ///   a subject's room, so re-entrant sends and cycles between subjects go straight to the queue.
 ///   It does wait for room at a `share(replay:)` subscriber: it is what moves the other senders'
 ///   values there, and would otherwise move them without bound.
@@ -45,6 +45,19 @@ struct BacklogBound: ~Copyable, Sendable {
 
   @inlinable
   init() {}
+
+  @TaskLocal static var delivering = false
+
+  /// Whether this thread is delivering queued events for a `Serializer`: such a thread never
+  /// waits for a subject's room, nor to take over another owner's delivery.
+  @usableFromInline
+  static var isDelivering: Bool { delivering }
+
+  /// Runs `body`, during which `isDelivering` is true on this thread.
+  @usableFromInline
+  static func whileDelivering(_ body: () -> Void) {
+    $delivering.withValue(true, operation: body)
+  }
 
   /// Called by the deliverer for each event it handles or lets go of, with the number of events
   /// `left` waiting: wakes the waiting senders once the backlog is down to half the limit.

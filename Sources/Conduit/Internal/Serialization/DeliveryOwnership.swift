@@ -7,10 +7,9 @@
 // - `Serializer.swift`: the same contract with an atomic count, a queue of events, hand-over to
 //   a waiting sender and a bound on the backlog; subjects deliver through it.
 // - `BacklogBound.swift`: the bound on a backlog (a subject's, a `share(replay:)` subscriber's):
-//   beyond it, senders wait for the deliverer.
+//   beyond it, senders wait for the deliverer; and whether this thread is delivering.
 // - `Locked.swift`: the lock around every operator's state (`Mutex`, made visible to TSan).
 // - `ValueQueue.swift`: the queue of values waiting for demand or for the owner.
-// - `PendingCompletion.swift`: a completion kept without naming its failure type.
 
 /// Which thread may call a downstream: the mechanism by which an operator whose events arrive on
 /// several threads (its upstreams, its children, its subscriber's requests) calls its downstream

@@ -118,7 +118,7 @@ struct Serializer<Event>: ~Copyable {
   func afterQueued(_ process: (Event) -> Void) {
     if succession.load(ordering: .relaxed) == Succession.offered {
       succeed(process)
-    } else if backlog.load(ordering: .relaxed) > BacklogBound.limit, !Serializing.isDelivering {
+    } else if backlog.load(ordering: .relaxed) > BacklogBound.limit, !BacklogBound.isDelivering {
       bound.waitForRoom { backlog.load(ordering: .relaxed) }
     }
   }
@@ -135,7 +135,7 @@ struct Serializer<Event>: ~Copyable {
   /// delivery back or hands it over.
   @inlinable
   func drain(missed: Int, _ process: (Event) -> Void) {
-    Serializing.whileDelivering { drainQueue(owed: missed, process) }
+    BacklogBound.whileDelivering { drainQueue(owed: missed, process) }
   }
 
   @inlinable
@@ -181,7 +181,7 @@ struct Serializer<Event>: ~Copyable {
   func succeed(_ process: (Event) -> Void) {
     // A thread that is delivering never waits for another: two owners waiting for each other
     // would otherwise wait out their patience on every value.
-    guard !Serializing.isDelivering,
+    guard !BacklogBound.isDelivering,
       succession.compareExchange(
         expected: Succession.offered, desired: Succession.claimed, ordering: .acquiringAndReleasing
       ).exchanged
@@ -225,19 +225,4 @@ struct Serializer<Event>: ~Copyable {
   /// The number of deliveries owed, for a caller that must know whether anything waits.
   @inlinable
   var owedCount: Int { owed.load(ordering: .acquiring) }
-}
-
-/// Whether the current thread is delivering queued events for a `Serializer`.
-@usableFromInline
-enum Serializing {
-  @TaskLocal static var delivering = false
-
-  @usableFromInline
-  static var isDelivering: Bool { delivering }
-
-  /// Runs `body`, during which `isDelivering` is true on this thread.
-  @usableFromInline
-  static func whileDelivering(_ body: () -> Void) {
-    $delivering.withValue(true, operation: body)
-  }
 }

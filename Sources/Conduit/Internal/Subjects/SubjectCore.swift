@@ -7,9 +7,7 @@ import Synchronization
 // - `SubjectMember.swift`: one subscriber as delivery sees it (its demand, whether it ended).
 // - `SubjectSubscription.swift`: the subscription a subscriber holds; forwards to its member.
 // - `SubjectDownstream.swift`: the subscriber itself, called by delivery.
-// - `SubjectSubscriber.swift`: the subscriber `Publisher.subscribe(_ subject:)` attaches upstream.
 // - `CurrentValueSubjectCore.swift`: a core that also holds the current value.
-// - `AnnouncementSlot.swift`: where `@Published` finds its object's `objectWillChange`.
 // A `send` becomes a delivery; a `request` or `cancel` goes subscription → core → member.
 
 /// The engine shared by `PassthroughSubject` and `CurrentValueSubject`: the list of subscribers,
@@ -103,7 +101,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   final var memberCapacity = 0
   // Owned by the thread that owns delivery: the completion once it has been delivered.
   @usableFromInline @exclusivity(unchecked)
-  final var delivered = PendingCompletion.none
+  final var delivered = SubjectState.Completion.none
   // Immutable: the subject's type, which the mirrors of its subscriptions show. Not a weak
   // reference to the subject: that would give the subject a side table, and every retain and
   // release of it would take the runtime's slow path.
@@ -200,7 +198,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
     var upstreams: [any Subscription] = []
     let claimed = state.withLock { state -> Claim in
       guard state.completion.isNone else { return .nothing }
-      state.completion = PendingCompletion(completion)
+      state.completion = SubjectState.Completion(completion)
       swap(&state.upstreams, &upstreams)
       return claim(.completion(completion))
     }
@@ -389,7 +387,7 @@ class SubjectCore<Output, Failure: Error>: CensusScoped, @unchecked Sendable {
   final func finishAll(_ completion: Subscribers.Completion<Failure>) {
     guard delivered.isNone else { return }
     // Nothing is offered after the completion.
-    delivered = PendingCompletion(completion)
+    delivered = SubjectState.Completion(completion)
     let finishing = members
     let count = memberCount
     let sole = soleMember
@@ -501,12 +499,45 @@ struct SubjectState {
   /// The completion, from the moment it was sent (the owner of delivery may not have delivered
   /// it yet).
   @usableFromInline
-  var completion = PendingCompletion.none
+  var completion = Completion.none
   @usableFromInline
   var upstreams: [any Subscription] = []
 
   @inlinable
   init() {}
+
+  /// A completion kept without naming its failure type, so that a generic class holding one
+  /// looks up no metadata for it at teardown.
+  @usableFromInline
+  enum Completion {
+    case none
+    case finished
+    case failure(any Error)
+
+    @inlinable
+    init<Failure>(_ completion: Subscribers.Completion<Failure>) {
+      switch completion {
+      case .finished: self = .finished
+      case .failure(let error): self = .failure(error)
+      }
+    }
+
+    /// Whether no completion is kept.
+    @inlinable
+    var isNone: Bool {
+      if case .none = self { true } else { false }
+    }
+
+    /// The completion, with the failure type it was stored with.
+    @inlinable
+    func completion<Failure>(failing: Failure.Type) -> Subscribers.Completion<Failure>? {
+      switch self {
+      case .none: nil
+      case .finished: .finished
+      case .failure(let error): .failure(error as! Failure)
+      }
+    }
+  }
 }
 
 /// Which of Conduit's subjects a `SubjectCore` drives: what its subscribers get on joining,

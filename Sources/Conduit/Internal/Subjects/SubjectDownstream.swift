@@ -33,7 +33,7 @@ final class SubjectDownstream<Downstream: Subscriber>: SubjectMember,
   var pendingValues: [Any] = []
   // Owned by the subject's delivery: a completion that came before the subscriber was ready.
   @usableFromInline
-  var pendingCompletion = PendingCompletion.none
+  var pendingCompletion = SubjectState.Completion.none
 
   @usableFromInline
   var censusScope: CensusScope? { census.scope }
@@ -88,7 +88,7 @@ final class SubjectDownstream<Downstream: Subscriber>: SubjectMember,
   }
 
   @usableFromInline
-  override func finish(_ completion: PendingCompletion) {
+  override func finish(_ completion: SubjectState.Completion) {
     guard ready else {
       pendingCompletion = completion
       return

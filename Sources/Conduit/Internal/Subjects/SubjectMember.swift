@@ -83,7 +83,7 @@ class SubjectMember {
 
   /// Delivers the completion (once ready) and ends the subscription.
   @usableFromInline
-  func finish(_ completion: PendingCompletion) {}
+  func finish(_ completion: SubjectState.Completion) {}
 
   /// Breaks the link with the subscription once the subscription has ended.
   @usableFromInline

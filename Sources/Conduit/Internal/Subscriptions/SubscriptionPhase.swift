@@ -6,6 +6,8 @@ import Synchronization
 // - `SubscriptionRequest.swift`: what a subscriber asks of its subscription.
 // - `SubscribedTargets.swift`: a subscription's downstream and upstream once subscribed, and the
 //   boxes that carry a downstream out of a lock.
+// - `SubjectSubscriber.swift`: the subscriber `Publisher.subscribe(_ subject:)` attaches upstream
+//   of a subject.
 
 /// Where an operator's own subscription stands, in one atomic word, for subscriptions whose
 /// upstream calls take no lock: the value path reads it with one relaxed load and writes

@@ -402,12 +402,12 @@ struct ScalarPublisherTests {
   // MARK: Which publishers are scalar
 
   @Test func readsTheOutcomeOfEachScalarPublisher() throws {
-    let just = try #require(ScalarReader<Just<Int>>().read)
-    let some = try #require(ScalarReader<Optional<Int>.Publisher>().read)
-    let success = try #require(ScalarReader<Result<Int, ScalarTestError>.Publisher>().read)
-    let empty = try #require(ScalarReader<Empty<Int, ScalarTestError>>().read)
-    let fail = try #require(ScalarReader<Fail<Int, ScalarTestError>>().read)
-    let lifted = try #require(ScalarReader<Publishers.SetFailureType<Just<Int>, ScalarTestError>>().read)
+    let just = try #require(Just<Int>.scalarReader)
+    let some = try #require(Optional<Int>.Publisher.scalarReader)
+    let success = try #require(Result<Int, ScalarTestError>.Publisher.scalarReader)
+    let empty = try #require(Empty<Int, ScalarTestError>.scalarReader)
+    let fail = try #require(Fail<Int, ScalarTestError>.scalarReader)
+    let lifted = try #require(Publishers.SetFailureType<Just<Int>, ScalarTestError>.scalarReader)
     #expect(describe(just(Just(1))) == "value 1")
     #expect(describe(some(Optional(2).publisher)) == "value 2")
     #expect(describe(some(Int?.none.publisher)) == "finished")
@@ -420,11 +420,11 @@ struct ScalarPublisherTests {
   }
 
   @Test func otherPublishersAreSubscribedTo() {
-    #expect(ScalarReader<Deferred<Just<Int>>>().read == nil)
-    #expect(ScalarReader<AnyPublisher<Int, Never>>().read == nil)
-    #expect(ScalarReader<Publishers.Sequence<[Int], Never>>().read == nil)
-    #expect(ScalarReader<PassthroughSubject<Int, Never>>().read == nil)
-    #expect(ScalarReader<Publishers.SetFailureType<Deferred<Just<Int>>, ScalarTestError>>().read == nil)
+    #expect(Deferred<Just<Int>>.scalarReader == nil)
+    #expect(AnyPublisher<Int, Never>.scalarReader == nil)
+    #expect(Publishers.Sequence<[Int], Never>.scalarReader == nil)
+    #expect(PassthroughSubject<Int, Never>.scalarReader == nil)
+    #expect(Publishers.SetFailureType<Deferred<Just<Int>>, ScalarTestError>.scalarReader == nil)
   }
 
   // MARK: A long synchronous run
