@@ -1,8 +1,149 @@
-import Synchronization
-
 // Reduction: the engine of the operators that deliver at most one value at the end (`reduce`,
 // `count`, `collect()`, `min`, `max`, `first`, `last`, `contains`, `allSatisfy` and their `try`
-// forms). One file: the subscription and its reducer protocol.
+// forms). One file: the subscription and its state machine.
+
+/// The decisions of a `Reduction`: where the subscription stands, with the downstream and the
+/// upstream in the states that have them. The fold itself (the accumulator and the operator's
+/// step) is not here: it belongs to the upstream's calls, and the step, a user closure, runs
+/// outside the lock.
+///
+/// Whoever takes the downstream out of the state is the only one to call it, so calls into the
+/// downstream never overlap.
+struct ReductionStateMachine<Output, Downstream> {
+  enum State {
+    /// `demanded` once the downstream has asked for anything.
+    case awaitingSubscription(Downstream, demanded: Bool)
+    case folding(upstream: any Subscription, downstream: Downstream, demanded: Bool)
+    /// The upstream is done and the result (`nil` for none) waits for the downstream's first
+    /// request.
+    case holding(Output?, downstream: Downstream)
+    /// The result is going down; the finish follows unless the downstream cancels meanwhile.
+    case delivering
+    case terminal
+  }
+
+  enum SubscriptionAction {
+    /// A second subscription, or one after the end.
+    case cancel(any Subscription)
+    /// Give the downstream its subscription, then ask `subscriptionHandedDown()` whether the
+    /// upstream is to be asked for everything.
+    case handDown(to: Downstream)
+  }
+
+  enum EndAction {
+    case none
+    /// Cancel the upstream, if any (a step that decided early, a thrown error).
+    case cancel(upstream: (any Subscription)?)
+    /// Cancel the upstream, if any, then send the result (`nil` for none) and `.finished`.
+    case deliver(Output?, to: Downstream, cancelling: (any Subscription)?)
+  }
+
+  enum FailAction {
+    case none
+    /// Cancel the upstream, if any, then send the failure.
+    case fail(Downstream, cancelling: (any Subscription)?)
+  }
+
+  enum RequestAction {
+    case none
+    /// A result waited for this request: send it (`nil` for none) and `.finished`.
+    case deliver(Output?, to: Downstream)
+  }
+
+  enum CancelAction {
+    case none
+    /// Cancel the upstream, if any; `released` (the downstream, a result held) is let go of
+    /// after the lock, as its deinits may call back.
+    case cancel(upstream: (any Subscription)?, released: State)
+  }
+
+  var state: State
+
+  init(downstream: Downstream) {
+    state = .awaitingSubscription(downstream, demanded: false)
+  }
+
+  /// Whether the upstream's values are folded: only between its subscription and the end.
+  var isFolding: Bool {
+    if case .folding = state { true } else { false }
+  }
+
+  mutating func receiveSubscription(_ subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingSubscription(let downstream, let demanded) = state else { return .cancel(subscription) }
+    state = .folding(upstream: subscription, downstream: downstream, demanded: demanded)
+    return .handDown(to: downstream)
+  }
+
+  /// The upstream to ask for everything, unless the downstream cancelled from inside
+  /// `receive(subscription:)`.
+  func subscriptionHandedDown() -> (any Subscription)? {
+    guard case .folding(let upstream, _, _) = state else { return nil }
+    return upstream
+  }
+
+  /// The result is known (`decidedEarly`: a step decided before the upstream finished, which is
+  /// then cancelled). It goes down now if the downstream has asked, or waits for its request.
+  mutating func conclude(_ value: Output?, decidedEarly: Bool) -> EndAction {
+    guard case .folding(let upstream, let downstream, let demanded) = state else { return .none }
+    let cancelling = decidedEarly ? upstream : nil
+    guard demanded else {
+      state = .holding(value, downstream: downstream)
+      return .cancel(upstream: cancelling)
+    }
+    state = value == nil ? .terminal : .delivering
+    return .deliver(value, to: downstream, cancelling: cancelling)
+  }
+
+  /// The upstream failed, or a step threw (`fromStep`: the upstream is then cancelled). The
+  /// failure goes down at once, without demand.
+  mutating func fail(fromStep: Bool) -> FailAction {
+    guard case .folding(let upstream, let downstream, _) = state else { return .none }
+    state = .terminal
+    return .fail(downstream, cancelling: fromStep ? upstream : nil)
+  }
+
+  /// The result has gone down: whether the finish follows (the downstream did not cancel
+  /// meanwhile).
+  mutating func resultDelivered() -> Bool {
+    guard case .delivering = state else { return false }
+    state = .terminal
+    return true
+  }
+
+  mutating func request() -> RequestAction {
+    switch state {
+    case .awaitingSubscription(let downstream, _):
+      state = .awaitingSubscription(downstream, demanded: true)
+    case .folding(let upstream, let downstream, _):
+      state = .folding(upstream: upstream, downstream: downstream, demanded: true)
+    case .holding(let value, let downstream):
+      state = value == nil ? .terminal : .delivering
+      return .deliver(value, to: downstream)
+    case .delivering, .terminal:
+      break
+    }
+    return .none
+  }
+
+  mutating func cancel() -> CancelAction {
+    switch state {
+    // Before the upstream's subscription, a cancel changes nothing, as in Combine: the
+    // subscription that arrives later is taken and asked for everything.
+    case .awaitingSubscription, .terminal:
+      return .none
+    case .folding(let upstream, _, _):
+      return .cancel(upstream: upstream, released: exchange(.terminal))
+    case .holding, .delivering:
+      return .cancel(upstream: nil, released: exchange(.terminal))
+    }
+  }
+
+  private mutating func exchange(_ next: State) -> State {
+    var replaced = next
+    swap(&state, &replaced)
+    return replaced
+  }
+}
 
 /// The engine behind the aggregating operators: `reduce`, `count`, `collect()`, `min`, `max`,
 /// `contains`, `allSatisfy`, `first`, `last` and their `try` forms.
@@ -21,28 +162,17 @@ import Synchronization
 /// not called), a completion, and a cancel, after which the subscription that arrives later is
 /// taken as if nothing had happened. A request made before it counts as demand.
 ///
-/// Threads: upstream's calls are serialized, so the accumulator belongs to them and takes no
-/// lock. What downstream can reach (its demand, cancellation, a held result) lives in `state`,
-/// under its lock; whoever moves `state` to `.terminal` owns `downstream` from then on and is
-/// the only one to call it, so calls into downstream never overlap. For the same reason the
-/// mirror shows the result only once upstream is done: while folding, the accumulator belongs
-/// to upstream's thread.
+/// Its decisions are a `ReductionStateMachine`'s, under one lock. The fold belongs to the
+/// upstream's serialized calls and takes no lock; each value asks the machine, under the lock,
+/// whether folding goes on (no workload measures the reducers).
 final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Accumulator>: Subscriber,
   Subscription, CustomStringConvertible, CustomReflectable,
   CustomPlaygroundDisplayConvertible, CensusScoped
 {
   typealias Failure = UpstreamFailure
   typealias Output = Downstream.Input
-
-  enum State {
-    /// `demanded` once downstream has asked for anything.
-    case awaitingSubscription(demanded: Bool)
-    /// Folding.
-    case active(upstream: any Subscription, demanded: Bool)
-    /// Upstream is done and the result (`nil` for none) waits for downstream's first request.
-    case holding(Output?)
-    case terminal
-  }
+  typealias Machine = ReductionStateMachine<Output, Downstream>
+  typealias Step = (inout Accumulator, Input) throws(Downstream.Failure) -> Bool
 
   /// The shape of `customMirror`, as Combine gives it for the operator.
   enum Reflection {
@@ -52,36 +182,13 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     case collection
   }
 
-  /// The running accumulator with the step that folds values into it.
-  struct Fold {
-    var accumulator: Accumulator
-    let step: (inout Accumulator, Input) throws(Downstream.Failure) -> Bool
-
-    init(
-      accumulator: Accumulator, step: @escaping (inout Accumulator, Input) throws(Downstream.Failure) -> Bool
-    ) {
-      self.accumulator = accumulator
-      self.step = step
-    }
-
-    /// Folds one value in; `true` when the result is decided and upstream is no longer needed.
-    mutating func absorb(_ input: Input) throws(Downstream.Failure) -> Bool {
-      try step(&accumulator, input)
-    }
-  }
-
   // Guarded by its own lock.
-  let state = Locked(State.awaitingSubscription(demanded: false))
-  // Set by `cancel`; read without the lock by upstream's calls and after delivering the result.
-  let cancelled = Atomic<Bool>(false)
-  // Owned by upstream's serialized calls, which release it once the fold is over.
-  var fold: Fold?
-  // Owned like `fold`: set once upstream's subscription is accepted, cleared once upstream's part
-  // is over (finished, failed or decided early). Values and completions count only while set.
-  var folding = false
-  // Owned by whoever moves `state` to `.terminal`, who releases it; before that, touched only by
-  // `receive(subscription:)`, which runs before downstream can reach this object.
-  var downstream: Downstream?
+  let state: Locked<Machine>
+  // Owned by the upstream's serialized calls: the accumulator and the step that folds values
+  // into it, from the upstream's subscription until its part is over, when they are released.
+  var fold: (accumulator: Accumulator, step: Step)?
+  // Read only by `receive(subscription:)`, which makes `fold` with it.
+  var step: Step?
   /// Turns the final accumulator into the value to publish, `nil` for none.
   let result: (Accumulator) -> Output?
   /// Turns an upstream failure into downstream's failure type (identity, or erasure for `try`).
@@ -102,17 +209,17 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   ///   - reflection: the shape of the mirror.
   init(
     downstream: Downstream, description: String, initial: Accumulator,
-    step: @escaping (inout Accumulator, Input) throws(Downstream.Failure) -> Bool,
+    step: @escaping Step,
     result: @escaping (Accumulator) -> Output?,
     convertFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     reflection: Reflection = .reduction
   ) {
     census = CensusToken(Reduction.self, inheritingFrom: downstream)
-    self.downstream = downstream
+    state = Locked(Machine(downstream: downstream))
     self.description = description
     self.initial = initial
     self.reflection = reflection
-    fold = Fold(accumulator: initial, step: step)
+    self.step = step
     self.result = result
     self.convertFailure = convertFailure
   }
@@ -120,95 +227,74 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
   // MARK: Subscriber (upstream's serialized calls)
 
   func receive(subscription: any Subscription) {
-    let accepted = state.withLock { state -> Bool in
-      guard case .awaitingSubscription(let demanded) = state else { return false }
-      state = .active(upstream: subscription, demanded: demanded)
-      return true
-    }
-    guard accepted, let downstream else {
+    switch state.withLock({ $0.receiveSubscription(subscription) }) {
+    case .cancel(let subscription):
       subscription.cancel()
-      return
+    case .handDown(let downstream):
+      if let step { fold = (initial, step) }
+      step = nil
+      downstream.receive(subscription: self)
+      // The downstream may have cancelled from inside `receive(subscription:)`.
+      state.withLock { $0.subscriptionHandedDown() }?.request(.unlimited)
     }
-    folding = true
-    downstream.receive(subscription: self)
-    // Downstream may have cancelled from inside `receive(subscription:)`.
-    let active = state.withLock { state -> Bool in
-      if case .active = state { return true }
-      return false
-    }
-    if active { subscription.request(.unlimited) }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
-    guard folding else { return .none }
-    if cancelled.load(ordering: .relaxed) {
-      endFold()
+    guard fold != nil else { return .none }
+    guard state.withLock({ $0.isFolding }) else {
+      fold = nil
       return .none
     }
     do throws(Downstream.Failure) {
-      if try fold?.absorb(input) == true {
-        conclude(cancellingUpstream: true)
-      }
+      let step = fold!.step
+      if try step(&fold!.accumulator, input) { conclude(decidedEarly: true) }
     } catch {
-      fail(error, cancellingUpstream: true)
+      fail(error, fromStep: true)
     }
     return .none
   }
 
   func receive(completion: Subscribers.Completion<UpstreamFailure>) {
-    guard folding else { return }
+    guard fold != nil else { return }
     switch completion {
-    case .finished: conclude(cancellingUpstream: false)
-    case .failure(let error): fail(convertFailure(error), cancellingUpstream: false)
+    case .finished: conclude(decidedEarly: false)
+    case .failure(let error): fail(convertFailure(error), fromStep: false)
     }
   }
 
-  /// Upstream's part is over: the fold and the user closure it holds are released.
-  func endFold() {
-    folding = false
-    fold = nil
-  }
-
-  /// The result is known: delivers it now if downstream has asked, otherwise holds it (or the
+  /// The result is known: delivered now if the downstream has asked, otherwise held (or the
   /// bare completion, when there is no value) for the first request.
-  func conclude(cancellingUpstream: Bool) {
+  func conclude(decidedEarly: Bool) {
     let value = fold.flatMap { result($0.accumulator) }
-    endFold()
-    let (upstream, deliverNow) = state.withLock { state -> ((any Subscription)?, Bool) in
-      guard case .active(let upstream, let demanded) = state else { return (nil, false) }
-      if !demanded {
-        state = .holding(value)
-        return (upstream, false)
-      }
-      state = .terminal
-      return (upstream, true)
-    }
-    if cancellingUpstream { upstream?.cancel() }
-    if deliverNow { deliver(value) }
+    fold = nil
+    perform(state.withLock { $0.conclude(value, decidedEarly: decidedEarly) })
   }
 
-  func fail(_ error: Downstream.Failure, cancellingUpstream: Bool) {
-    endFold()
-    let (upstream, failNow) = state.withLock { state -> ((any Subscription)?, Bool) in
-      guard case .active(let upstream, _) = state else { return (nil, false) }
-      state = .terminal
-      return (upstream, true)
-    }
-    guard failNow else { return }
-    if cancellingUpstream { upstream?.cancel() }
-    let downstream = self.downstream
-    self.downstream = nil
-    downstream?.receive(completion: .failure(error))
+  func fail(_ error: Downstream.Failure, fromStep: Bool) {
+    fold = nil
+    guard case .fail(let downstream, let upstream) = state.withLock({ $0.fail(fromStep: fromStep) }) else { return }
+    upstream?.cancel()
+    downstream.receive(completion: .failure(error))
   }
 
-  /// Sends the result, if any, then `.finished`. Called by whoever moved `state` to `.terminal`.
-  func deliver(_ value: Output?) {
-    guard let downstream else { return }
-    self.downstream = nil
+  func perform(_ action: Machine.EndAction) {
+    switch action {
+    case .none:
+      break
+    case .cancel(let upstream):
+      upstream?.cancel()
+    case .deliver(let value, let downstream, let upstream):
+      upstream?.cancel()
+      deliver(value, to: downstream)
+    }
+  }
+
+  /// Sends the result, if any, then `.finished`.
+  func deliver(_ value: Output?, to downstream: Downstream) {
     if let value {
       _ = downstream.receive(value)
-      // Downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
-      if cancelled.load(ordering: .acquiring) { return }
+      // The downstream may have cancelled from inside `receive(_:)`: then it hears nothing more.
+      guard state.withLock({ $0.resultDelivered() }) else { return }
     }
     downstream.receive(completion: .finished)
   }
@@ -217,66 +303,31 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let held = state.withLock { state -> Output?? in
-      switch state {
-      case .awaitingSubscription:
-        state = .awaitingSubscription(demanded: true)
-        return nil
-      case .active(let upstream, _):
-        state = .active(upstream: upstream, demanded: true)
-        return nil
-      case .holding(let value):
-        state = .terminal
-        return .some(value)
-      case .terminal:
-        return nil
-      }
-    }
-    if let held { deliver(held) }
+    guard case .deliver(let value, let downstream) = state.withLock({ $0.request() }) else { return }
+    deliver(value, to: downstream)
   }
 
   func cancel() {
-    // A result held for want of demand leaves after the lock: its deinit may cancel this
-    // subscription.
-    var held = State.terminal
-    let (upstream, owned) = state.withLock { state -> ((any Subscription)?, Bool) in
-      // Before upstream's subscription, a cancel changes nothing, as in Combine: the
-      // subscription that arrives later is taken and asked for everything.
-      if case .awaitingSubscription = state { return (nil, false) }
-      // Also when already terminal: it tells the delivery in progress to stop.
-      cancelled.store(true, ordering: .releasing)
-      switch state {
-      case .active(let upstream, _):
-        state = .terminal
-        return (upstream, true)
-      case .holding:
-        swap(&state, &held)
-        return (nil, true)
-      case .awaitingSubscription, .terminal:
-        return (nil, false)
-      }
-    }
-    guard owned else { return }
-    downstream = nil
+    guard case .cancel(let upstream, let released) = state.withLock({ $0.cancel() }) else { return }
     upstream?.cancel()
+    withExtendedLifetime(released) {}
   }
 
   // MARK: Reflection (from any thread)
 
   var customMirror: Mirror {
-    // `downstream` is released only after `state` has become `.terminal`, so it is read under
-    // the lock while `state` says it is still there.
-    let (reached, held, status) = state.withLock { state -> (Downstream?, Output?, State) in
-      switch state {
-      case .holding(let value): return (downstream, value, state)
-      case .awaitingSubscription, .active: return (downstream, nil, state)
-      case .terminal: return (nil, nil, state)
+    let (downstream, held, status) = state.withLock { machine -> (Downstream?, Output?, String) in
+      switch machine.state {
+      case .awaitingSubscription(let downstream, _): (downstream, nil, "awaitingSubscription")
+      case .folding(_, let downstream, _): (downstream, nil, "subscribed")
+      case .holding(let value, let downstream): (downstream, value, "subscribed")
+      case .delivering, .terminal: (nil, nil, "terminal")
       }
     }
     switch reflection {
     case .reduction:
       let children: [Mirror.Child] = [
-        ("downstream", reached.map { $0 as Any } ?? reached as Any), ("result", held as Any),
+        ("downstream", downstream.map { $0 as Any } ?? downstream as Any), ("result", held as Any),
         ("initial", initial), ("status", status),
       ]
       return Mirror(self, children: children)
