@@ -116,7 +116,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// What to do after a completion or a cancel.
   @usableFromInline
-  typealias Action = FlatteningAction<Transform, (child: Int, value: Value)>
+  typealias Action = Phase.Action<Transform, (child: Int, value: Value)>
 
   /// What to do after a child finishes or fails: ask `replacement` (the upstream) for one more
   /// value when it is set, then perform `then`.

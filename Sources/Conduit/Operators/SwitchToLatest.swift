@@ -130,7 +130,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
 
   /// What to do after a completion or a cancel.
   @usableFromInline
-  typealias Action = FlatteningAction<Value, Value>
+  typealias Action = Phase.Action<Value, Value>
 
   /// What the owner of delivery does next, and whether it first hands the demand the downstream
   /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`

@@ -1,7 +1,8 @@
 // Flattening: the shared pieces of `flatMap` and `switchToLatest` (the operators themselves
 // live in `Operators/FlatMap.swift` and `Operators/SwitchToLatest.swift`).
 //
-// - `FlatteningPhase.swift`: where the outer subscription stands, and what it does at its end.
+// - `FlatteningPhase.swift`: where the outer subscription stands, and what it does at its end
+//   (`FlatteningPhase.Action`).
 // - `ChildSubscriber.swift`: subscribes to one inner publisher for its parent.
 // - `ScalarPublisher.swift`: inner publishers of at most one value (`Just`, `Empty` …), read
 //   without subscribing.
@@ -71,46 +72,46 @@ enum FlatteningPhase<Failure: Error> {
     }
     return true
   }
-}
 
-/// What a flattening operator (`flatMap`, `switchToLatest`) does after a completion or a cancel,
-/// once its lock is released.
-@usableFromInline
-enum FlatteningAction<Held, Value> {
-  case none
-  /// This call owns delivery: drain.
-  case drain
-  /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
-  case detach(Detached, drains: Bool)
-
-  /// Performs the action; `drain` runs the owner's loop.
-  @inlinable @inline(__always)
-  func perform(drain: () -> Void) {
-    switch self {
-    case .none:
-      break
-    case .drain:
-      drain()
-    case .detach(let detached, let drains):
-      for subscription in detached.cancelled { subscription.cancel() }
-      if drains { drain() }
-    }
-  }
-
-  /// What a flattening operator (`flatMap`, `switchToLatest`) takes out of its locked state when it
-  /// fails or is cancelled: the subscriptions to cancel, and what it lets go of after the lock (a
-  /// transform with what it captured, or a value held back, and the values not delivered), whose
-  /// deinits may call back into the same subscription.
+  /// What a flattening operator (`flatMap`, `switchToLatest`) does after a completion or a cancel,
+  /// once its lock is released.
   @usableFromInline
-  struct Detached {
-    @usableFromInline
-    var cancelled: [any Subscription] = []
-    @usableFromInline
-    var held: Held?
-    @usableFromInline
-    var backlog = ValueQueue<Value>()
+  enum Action<Held, Value> {
+    case none
+    /// This call owns delivery: drain.
+    case drain
+    /// Cancel `detached.cancelled` in order and let go of the rest, then drain if `drains`.
+    case detach(Detached, drains: Bool)
 
-    @inlinable
-    init() {}
+    /// Performs the action; `drain` runs the owner's loop.
+    @inlinable @inline(__always)
+    func perform(drain: () -> Void) {
+      switch self {
+      case .none:
+        break
+      case .drain:
+        drain()
+      case .detach(let detached, let drains):
+        for subscription in detached.cancelled { subscription.cancel() }
+        if drains { drain() }
+      }
+    }
+
+    /// What a flattening operator (`flatMap`, `switchToLatest`) takes out of its locked state when it
+    /// fails or is cancelled: the subscriptions to cancel, and what it lets go of after the lock (a
+    /// transform with what it captured, or a value held back, and the values not delivered), whose
+    /// deinits may call back into the same subscription.
+    @usableFromInline
+    struct Detached {
+      @usableFromInline
+      var cancelled: [any Subscription] = []
+      @usableFromInline
+      var held: Held?
+      @usableFromInline
+      var backlog = ValueQueue<Value>()
+
+      @inlinable
+      init() {}
+    }
   }
 }
