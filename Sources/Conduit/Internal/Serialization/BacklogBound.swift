@@ -20,8 +20,10 @@ import Synchronization
 struct BacklogBound: ~Copyable, Sendable {
   /// Events waiting beyond which a sender that is not delivering waits.
   @usableFromInline static var limit: Int { 1_024 }
-  /// How long a sender waits for room while the deliverer handles nothing.
-  static var roomPatience: DispatchTimeInterval { .milliseconds(50) }
+  /// How long a sender waits for room while the deliverer handles nothing. A deliverer that is
+  /// merely descheduled on a loaded machine (tens of milliseconds) must not read as stalled: a
+  /// stall lets senders past the bound until the deliverer handles an event again.
+  static var roomPatience: DispatchTimeInterval { .seconds(1) }
 
   /// What only a backlog that has reached its limit needs.
   @usableFromInline
