@@ -85,13 +85,18 @@ struct SubjectBacklogStressTests {
     slow.reachedFirstWaitingValue.wait()
     let started = Atomic<Int>(2)
     let largestBacklog = Atomic<Int>(0)
+    // The subscriber holds on to delivery until the senders have queued some values behind it,
+    // fewer than the bound: so the thread that lets it go on is not waiting for room, nor is it
+    // a sender that owns the subject's delivery and waits for room at the subscriber, which
+    // would wait on the subscriber as the subscriber waits on it.
+    let releaseAt = 2 + 100 * Self.senders
 
     runOnThreads(Self.senders) { sender in
       for index in 0..<Self.valuesPerSender {
-        started.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        if started.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue == releaseAt {
+          slow.releaseFirstWaitingValue.signal()
+        }
         subject.send(stamp(sender, index, stride: Self.valuesPerSender))
-        // The owner holds on to delivery until the senders have queued some values behind it.
-        if sender == 0, index == 100 { slow.releaseFirstWaitingValue.signal() }
         raise(largestBacklog, to: started.load(ordering: .sequentiallyConsistent) - slow.count)
       }
     }
