@@ -160,16 +160,10 @@ struct CollectByCountStateMachine<Input, Downstream> {
     case .awaitingSubscription, .terminal:
       return .none
     case .collecting(let upstream, _, _):
-      return .cancel(upstream: upstream, released: exchange(.terminal))
+      return .cancel(upstream: upstream, released: replace(&state, with: .terminal))
     case .finishing:
-      return .cancel(upstream: nil, released: exchange(.terminal))
+      return .cancel(upstream: nil, released: replace(&state, with: .terminal))
     }
-  }
-
-  private mutating func exchange(_ next: State) -> State {
-    var replaced = next
-    swap(&state, &replaced)
-    return replaced
   }
 }
 

@@ -132,16 +132,10 @@ struct ReductionStateMachine<Output, Downstream> {
     case .awaitingSubscription, .terminal:
       return .none
     case .folding(let upstream, _, _):
-      return .cancel(upstream: upstream, released: exchange(.terminal))
+      return .cancel(upstream: upstream, released: replace(&state, with: .terminal))
     case .holding, .delivering:
-      return .cancel(upstream: nil, released: exchange(.terminal))
+      return .cancel(upstream: nil, released: replace(&state, with: .terminal))
     }
-  }
-
-  private mutating func exchange(_ next: State) -> State {
-    var replaced = next
-    swap(&state, &replaced)
-    return replaced
   }
 }
 

@@ -42,11 +42,7 @@ package struct Locked<State>: ~Copyable, @unchecked Sendable {
   /// may have deinits that call back into the same object, which must not find the lock held.
   @inlinable @inline(__always) @discardableResult
   package borrowing func exchange(_ newState: State) -> State {
-    withLock { state in
-      var replaced = newState
-      swap(&state, &replaced)
-      return replaced
-    }
+    withLock { state in replace(&state, with: newState) }
   }
 
   /// Takes the object `select` picks from the state, retained once under the lock, and lends it
@@ -74,4 +70,13 @@ package struct UncheckedSendable<Value>: @unchecked Sendable {
   package init(value: Value) {
     self.value = value
   }
+}
+
+/// Puts `next` in `value` and returns what `value` held: how a state machine ends, handing what
+/// it let go of to its caller, to be released after the lock.
+@inlinable @inline(__always)
+package func replace<Value>(_ value: inout Value, with next: Value) -> Value {
+  var replaced = next
+  swap(&value, &replaced)
+  return replaced
 }
