@@ -40,7 +40,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots2<A.Output, B.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a)
         .attach(b)
     }
@@ -81,7 +81,7 @@ extension Publishers {
     @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a)
         .attach(b)
         .attach(c)
@@ -131,7 +131,7 @@ extension Publishers {
     @inlinable @inline(__always)
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = CombineLatestStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
-      CombiningTypes.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
+      CombiningSubscription.subscribe(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a)
         .attach(b)
         .attach(c)
@@ -187,7 +187,7 @@ extension Publisher {
     _ other: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest<Self, P>, T>
   where P: Publisher, Self.Failure == P.Failure {
-    Publishers.CombineLatest(self, other).map { SpreadTuple.apply(transform, $0.0, $0.1) }
+    Publishers.CombineLatest(self, other).map { callOutOfLine(transform, $0.0, $0.1) }
   }
 
   /// Subscribes to two other publishers and publishes a tuple of the latest element of each whenever
@@ -213,7 +213,7 @@ extension Publisher {
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.CombineLatest3<Self, P, Q>, T>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
-    Publishers.CombineLatest3(self, publisher1, publisher2).map { SpreadTuple.apply(transform, $0.0, $0.1, $0.2) }
+    Publishers.CombineLatest3(self, publisher1, publisher2).map { callOutOfLine(transform, $0.0, $0.1, $0.2) }
   }
 
   /// Subscribes to three other publishers and publishes a tuple of the latest element of each whenever
@@ -248,7 +248,7 @@ extension Publisher {
     P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
   {
     Publishers.CombineLatest4(self, publisher1, publisher2, publisher3).map {
-      SpreadTuple.apply(transform, $0.0, $0.1, $0.2, $0.3)
+      callOutOfLine(transform, $0.0, $0.1, $0.2, $0.3)
     }
   }
 }
@@ -285,8 +285,8 @@ struct CombineLatestStrategy<Slots: SlotSet>: CombiningStrategy {
 
   /// As in Combine: every upstream must finish, even one that never published.
   @inlinable
-  func isExhausted(_ progress: UpstreamProgress) -> Bool {
-    progress.allFinished
+  func isExhausted(finished: [Bool], finishedCount: Int) -> Bool {
+    finishedCount == finished.count
   }
 
   @usableFromInline

@@ -856,8 +856,8 @@ struct MergeStrategy<Output>: CombiningStrategy {
   }
 
   @inlinable
-  func isExhausted(_ progress: UpstreamProgress) -> Bool {
-    progress.allFinished
+  func isExhausted(finished: [Bool], finishedCount: Int) -> Bool {
+    finishedCount == finished.count
   }
 
   @usableFromInline
@@ -868,8 +868,8 @@ struct MergeStrategy<Output>: CombiningStrategy {
   @inlinable @inline(__always)
   static func subscribe<Downstream: Subscriber>(
     _ downstream: Downstream, upstreamCount: Int
-  ) -> CombiningSubscription<CombiningTypes<MergeStrategy, Downstream>> where Downstream.Input == Output {
-    CombiningTypes.subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
+  ) -> CombiningSubscription<MergeStrategy, Downstream> where Downstream.Input == Output {
+    CombiningSubscription.subscribe(downstream, strategy: MergeStrategy(), upstreamCount: upstreamCount)
   }
 }
 
@@ -880,7 +880,7 @@ extension CombiningSubscription {
   @inlinable @inline(__always) @discardableResult
   func attachMerged<Upstream: Publisher>(_ upstream: Upstream) -> CombiningSubscription
   where
-    Types.Strategy == MergeStrategy<Types.Downstream.Input>, Upstream.Output == Types.Downstream.Input,
+    Strategy == MergeStrategy<Downstream.Input>, Upstream.Output == Downstream.Input,
     Upstream.Failure == Failure
   {
     attach(upstream)

@@ -41,7 +41,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots2<A.Output, B.Output>())
       // As in Combine, every upstream is subscribed before the subscriber has its subscription.
-      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 2)
+      CombiningSubscription.prepare(subscriber, strategy: strategy, upstreamCount: 2)
         .attach(a)
         .attach(b)
         .handDown()
@@ -84,7 +84,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots3<A.Output, B.Output, C.Output>())
       // As in Combine, every upstream is subscribed before the subscriber has its subscription.
-      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 3)
+      CombiningSubscription.prepare(subscriber, strategy: strategy, upstreamCount: 3)
         .attach(a)
         .attach(b)
         .attach(c)
@@ -135,7 +135,7 @@ extension Publishers {
     public func receive<S: Subscriber>(subscriber: S) where S.Input == Output, S.Failure == Failure {
       let strategy = ZipStrategy(slots: Slots4<A.Output, B.Output, C.Output, D.Output>())
       // As in Combine, every upstream is subscribed before the subscriber has its subscription.
-      CombiningTypes.prepare(subscriber, strategy: strategy, upstreamCount: 4)
+      CombiningSubscription.prepare(subscriber, strategy: strategy, upstreamCount: 4)
         .attach(a)
         .attach(b)
         .attach(c)
@@ -192,7 +192,7 @@ extension Publisher {
     _ other: P, _ transform: @escaping (Output, P.Output) -> T
   ) -> Publishers.Map<Publishers.Zip<Self, P>, T>
   where P: Publisher, Self.Failure == P.Failure {
-    Publishers.Zip(self, other).map { SpreadTuple.apply(transform, $0.0, $0.1) }
+    Publishers.Zip(self, other).map { callOutOfLine(transform, $0.0, $0.1) }
   }
 
   /// Combines elements from two other publishers to deliver tuples of elements: the oldest unconsumed
@@ -218,7 +218,7 @@ extension Publisher {
     _ publisher1: P, _ publisher2: Q, _ transform: @escaping (Output, P.Output, Q.Output) -> T
   ) -> Publishers.Map<Publishers.Zip3<Self, P, Q>, T>
   where P: Publisher, Q: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure {
-    Publishers.Zip3(self, publisher1, publisher2).map { SpreadTuple.apply(transform, $0.0, $0.1, $0.2) }
+    Publishers.Zip3(self, publisher1, publisher2).map { callOutOfLine(transform, $0.0, $0.1, $0.2) }
   }
 
   /// Combines elements from three other publishers to deliver tuples of elements: the oldest unconsumed
@@ -250,7 +250,7 @@ extension Publisher {
     P: Publisher, Q: Publisher, R: Publisher, Self.Failure == P.Failure, P.Failure == Q.Failure, Q.Failure == R.Failure
   {
     Publishers.Zip4(self, publisher1, publisher2, publisher3).map {
-      SpreadTuple.apply(transform, $0.0, $0.1, $0.2, $0.3)
+      callOutOfLine(transform, $0.0, $0.1, $0.2, $0.3)
     }
   }
 }
@@ -286,8 +286,8 @@ struct ZipStrategy<Slots: SlotSet>: CombiningStrategy {
 
   /// As in Combine: an upstream that has finished with nothing queued can pair with nothing more.
   @usableFromInline @inline(__always)
-  func isExhausted(_ progress: UpstreamProgress) -> Bool {
-    progress.finishedCount > 0 && slots.finishedSlotIsEmpty(progress)
+  func isExhausted(finished: [Bool], finishedCount: Int) -> Bool {
+    finishedCount > 0 && slots.finishedSlotIsEmpty(finished)
   }
 
   @usableFromInline

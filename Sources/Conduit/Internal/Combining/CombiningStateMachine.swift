@@ -29,13 +29,69 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
     case done
   }
 
+  /// What a `CombiningSubscription` does once the machine has decided. An output
+  /// to deliver travels beside it (see `Delivery`), so that this enum stays
+  /// trivial to copy on the path of every value.
   @usableFromInline
-  typealias Action = CombiningAction
+  enum Action: Equatable {
+    case none
+    /// No output can come: cancel the upstreams still running.
+    case stopUpstreams
+    /// Upstream `index` finished: it no longer runs. Then `stopUpstreams` if `stopping`.
+    case forget(Int, stopping: Bool)
+    /// An upstream failed: forget upstream `forgetting`, if any, cancel the upstreams still
+    /// running, then send the failure downstream and let go of it.
+    case fail(forgetting: Int?)
+    /// Everything has gone down: cancel the upstreams still running, then send `.finished`
+    /// downstream and let go of it.
+    case finish
+    /// Cancelled: cancel the upstreams still running and let go of the downstream.
+    case release
+  }
+
+  /// What the owner of a `CombiningSubscription` asks of the upstreams once it has let go, so
+  /// that a synchronous upstream delivers through the uncontended path rather than into the inbox.
+  @usableFromInline
+  struct Requests {
+    /// Asked of every upstream in `targets` except the one whose `receive(_:)` is on the stack.
+    @usableFromInline
+    var ask = Subscribers.Demand.none
+    /// The upstreams when the owner let go.
+    @usableFromInline
+    var targets: [(any Subscription)?] = []
+    /// The first request of upstreams that subscribed.
+    @usableFromInline
+    var starts: [(any Subscription, Subscribers.Demand)] = []
+
+    @inlinable
+    init() {}
+
+    /// Makes the requests; `side` is the upstream whose `receive(_:)` is on the stack, if its share
+    /// of `ask` is returned from that call instead.
+    @inlinable
+    func send(except side: Int?) {
+      for (subscription, demand) in starts { subscription.request(demand) }
+      if ask > 0 {
+        for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
+      }
+    }
+  }
+
+  /// How the upstream whose value makes an output is asked for its next value as the output goes
+  /// down: a merge asks one value at a time (see `CombiningStrategy.requestsOneAtATime`).
+  @usableFromInline
+  enum NextRequest: Equatable {
+    case none
+    /// The upstream whose `receive(_:)` is on the stack: its one value is returned from that call.
+    case owed
+    /// Upstream `index`, asked with `request(.max(1))`.
+    case request(Int)
+  }
 
   /// An output to send downstream (its demand is spent), and how its upstream is asked for the
   /// next value; what the downstream returns goes to `demand(_:side:)`.
   @usableFromInline
-  typealias Delivery = (output: Output, next: CombiningNextRequest)
+  typealias Delivery = (output: Output, next: NextRequest)
 
   @usableFromInline
   var phase = Phase.active
@@ -45,8 +101,12 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   /// The upstream subscriptions, by index; `nil` before one subscribes and after it finishes.
   @usableFromInline
   var upstreams: [(any Subscription)?]
+  /// Which upstreams have finished, by index.
   @usableFromInline
-  var progress: UpstreamProgress
+  var finished: [Bool]
+  /// How many have.
+  @usableFromInline
+  var finishedCount = 0
   /// Outputs made and not yet delivered, with the upstream whose value made each.
   @usableFromInline
   var ready = ValueQueue<(source: Int, output: Output)>()
@@ -62,13 +122,13 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   var upstreamsUnlimited = false
   /// What to ask of the upstreams once the owner lets go.
   @usableFromInline
-  var pending: CombiningRequests?
+  var pending: Requests?
 
   @inlinable
   init(strategy: Strategy, upstreamCount: Int) {
     self.strategy = strategy
     upstreams = .upstreams(repeating: nil, count: upstreamCount)
-    progress = UpstreamProgress(upstreamCount: upstreamCount)
+    finished = .upstreams(repeating: false, count: upstreamCount)
   }
 
   /// Whether the owner has nothing left to do but let go, as long as nothing was posted: no
@@ -105,14 +165,14 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
     _ output: Output?, from index: Int, direct: Bool
   ) -> (action: Action, delivery: Delivery?) {
     guard case .active = phase, let output else { return (.none, nil) }
-    if direct, ready.isEmpty, demand > 0, !(Strategy.exhaustsOnValues && strategy.isExhausted(progress)) {
+    if direct, ready.isEmpty, demand > 0, !(Strategy.exhaustsOnValues && isExhausted) {
       demand -= 1
       return (.none, (output, nextRequest(source: index, side: index)))
     }
     if !Strategy.dropsOutputWithoutDemand || demand > ready.count {
       ready.append((index, output))
     }
-    return (strategy.isExhausted(progress) ? end(.finishing) : .none, nil)
+    return (isExhausted ? end(.finishing) : .none, nil)
   }
 
   /// Whether a subscription from upstream `index` is to be kept: the subscription is active
@@ -121,7 +181,7 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   @inlinable
   func admits(at index: Int) -> Bool {
     guard case .active = phase else { return false }
-    return upstreams[index] == nil && !progress.finished[index]
+    return upstreams[index] == nil && !finished[index]
   }
 
   /// Keeps the subscription of upstream `index`, and notes its first request.
@@ -143,12 +203,15 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   mutating func completion(finished: Bool, at index: Int) -> Action {
     guard case .active = phase else { return .none }
     upstreams[index] = nil
-    progress.markFinished(index)
+    if !self.finished[index] {
+      self.finished[index] = true
+      finishedCount += 1
+    }
     guard finished else {
       _ = end(.done)
       return .fail(forgetting: Strategy.cancelsFailedUpstream ? nil : index)
     }
-    let stopping = strategy.isExhausted(progress)
+    let stopping = isExhausted
     if stopping { _ = end(.finishing) }
     return .forget(index, stopping: stopping)
   }
@@ -194,7 +257,7 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   /// A merge of no publishers has nothing to wait for.
   @inlinable
   mutating func noUpstreams() -> Action {
-    guard case .active = phase, strategy.isExhausted(progress) else { return .none }
+    guard case .active = phase, isExhausted else { return .none }
     return end(.finishing)
   }
 
@@ -224,7 +287,7 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   /// Hands over what the upstreams are to be asked, with the upstreams to ask, as the owner
   /// tries to let go; `nil` when there is nothing to ask.
   @inlinable @inline(__always)
-  mutating func takeRequests() -> CombiningRequests? {
+  mutating func takeRequests() -> Requests? {
     guard var requests = pending.take() else { return nil }
     if requests.ask > 0 { requests.targets = upstreams }
     return requests
@@ -233,14 +296,20 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   /// Takes back what `takeRequests()` handed over, when the owner could not let go: it is asked
   /// on the next attempt.
   @inlinable @inline(__always)
-  mutating func restore(_ requests: CombiningRequests) {
+  mutating func restore(_ requests: Requests) {
     pending = requests
   }
 
   // MARK: Helpers
 
+  /// Whether no output can come any more, as the strategy says.
   @inlinable @inline(__always)
-  func nextRequest(source: Int, side: Int?) -> CombiningNextRequest {
+  var isExhausted: Bool {
+    strategy.isExhausted(finished: finished, finishedCount: finishedCount)
+  }
+
+  @inlinable @inline(__always)
+  func nextRequest(source: Int, side: Int?) -> NextRequest {
     guard Strategy.requestsOneAtATime, !upstreamsUnlimited, case .active = phase,
       upstreams[source] != nil
     else { return .none }
@@ -248,8 +317,8 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   }
 
   @inlinable
-  mutating func note(_ change: (inout CombiningRequests) -> Void) {
-    if pending == nil { pending = CombiningRequests() }
+  mutating func note(_ change: (inout Requests) -> Void) {
+    if pending == nil { pending = Requests() }
     change(&pending!)
   }
 
@@ -264,29 +333,5 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
     strategy.release()
     upstreams = []
     return .stopUpstreams
-  }
-}
-
-/// Which upstreams of a combining subscription have finished.
-@usableFromInline
-struct UpstreamProgress {
-  @usableFromInline
-  var finished: [Bool]
-  @usableFromInline
-  var finishedCount = 0
-
-  @inlinable
-  init(upstreamCount: Int) {
-    finished = .upstreams(repeating: false, count: upstreamCount)
-  }
-
-  @inlinable
-  var allFinished: Bool { finishedCount == finished.count }
-
-  @inlinable
-  mutating func markFinished(_ index: Int) {
-    guard !finished[index] else { return }
-    finished[index] = true
-    finishedCount += 1
   }
 }

@@ -43,8 +43,9 @@ protocol CombiningStrategy {
   /// the output it completes, if any.
   mutating func combine<Value>(_ value: Value, from index: Int) -> Output?
 
-  /// Whether no output can come any more, given which upstreams have finished.
-  func isExhausted(_ progress: UpstreamProgress) -> Bool
+  /// Whether no output can come any more, given which upstreams have `finished` (by index) and
+  /// how many have.
+  func isExhausted(finished: [Bool], finishedCount: Int) -> Bool
 
   /// Forgets every value held.
   mutating func release()

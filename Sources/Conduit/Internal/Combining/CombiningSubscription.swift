@@ -3,7 +3,8 @@ import Synchronization
 // Combining: the engine of `merge`, `zip` and `combineLatest`.
 //
 // - `CombiningSubscription.swift`: owns the N upstream subscriptions and serializes delivery.
-// - `CombiningSide.swift`: the subscriber given to one upstream; forwards to the subscription.
+// - `CombiningSide.swift`: the subscriber given to one upstream (`Side`); forwards to the
+//   subscription.
 // - `CombiningStateMachine.swift`: the decisions (which upstreams run, what is owed downstream).
 // - `CombiningStrategy.swift`: what tells the three operators apart (how values are kept and
 //   when they make an output).
@@ -14,7 +15,7 @@ import Synchronization
 /// The subscription behind `merge`, `zip` and `combineLatest`: owns the subscriptions to N
 /// upstreams and the downstream, and lets a `CombiningStrategy` decide what the values make.
 ///
-/// Every upstream delivers through a `CombiningSide` that knows its index, which is also the
+/// Every upstream delivers through a `Side` that knows its index, which is also the
 /// index of its slot.
 ///
 /// **Decisions.** A `CombiningStateMachine` holds the state (the strategy and its slots, the
@@ -47,19 +48,10 @@ import Synchronization
 /// it fails at the first failure, dropping the outputs that wait; either way, and on cancel,
 /// it cancels the upstreams still running and forgets them, the slots and the downstream.
 ///
-/// Generic over one `CombiningLink`, and its upstreams' subscribers over one
-/// `CombiningSideLink`, so that combining operators nested in one another (a `combineLatest` of a
-/// `combineLatest`, whose values grow from one to the next) stay specialized (see
-/// `OperatorLink`).
 @usableFromInline
-final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHandler,
-  Subscription,
-  CustomStringConvertible, CensusScoped
-{
-  @usableFromInline
-  typealias Strategy = Types.Strategy
-  @usableFromInline
-  typealias Downstream = Types.Downstream
+final class CombiningSubscription<Strategy: CombiningStrategy, Downstream: Subscriber>:
+  SubscriptionRequestHandler, Subscription, CustomStringConvertible, CensusScoped
+where Downstream.Input == Strategy.Output {
   @usableFromInline
   typealias Output = Strategy.Output
   @usableFromInline
@@ -186,7 +178,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   where Upstream.Failure == Failure {
     let index = attached
     attached += 1
-    upstream.subscribe(CombiningSide<CombiningSideTypes<Types, Upstream.Output>>(parent: self, index: index))
+    upstream.subscribe(Side<Upstream.Output>(parent: self, index: index))
     return self
   }
 
@@ -246,13 +238,8 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
 
   /// `submit(.value…)`, written out: the uncontended path builds no event and delivers an output
   /// straight down when nothing waits.
-  ///
-  /// Generic over the side's link rather than over the value's type, which grows from one nested
-  /// combining operator to the next (see `OperatorLink`).
   @inlinable
-  func receive<Side: CombiningSideLink>(
-    _ value: Side.Input, at index: Int, from side: Side.Type
-  ) -> Subscribers.Demand where Side.Parent == Types {
+  func receive<Input>(_ value: Input, at index: Int) -> Subscribers.Demand {
     guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
       let combine: (inout Strategy) -> Output? = { strategy in strategy.combine(value, from: index) }
       return post(.value(combine, index: index), side: index)
@@ -385,7 +372,7 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
   /// Does what the machine decided. `failure` is the completion behind a `.fail`.
   @inlinable @inline(__always)
   func perform(
-    _ action: CombiningAction, failure: Subscribers.Completion<Failure>? = nil, side: Int?,
+    _ action: Machine.Action, failure: Subscribers.Completion<Failure>? = nil, side: Int?,
     owed: inout Subscribers.Demand
   ) {
     switch action {
@@ -437,96 +424,6 @@ final class CombiningSubscription<Types: CombiningLink>: SubscriptionRequestHand
     self.receiver = nil
     receiver.takeRetainedValue().downstream.receive(completion: completion)
   }
-}
-
-/// The types of a `CombiningSubscription`, named by one generic parameter (see `OperatorLink`).
-@usableFromInline
-protocol CombiningLink {
-  /// What the values make, and how.
-  associatedtype Strategy: CombiningStrategy
-  /// The subscriber of the combined values.
-  associatedtype Downstream: Subscriber where Downstream.Input == Strategy.Output
-}
-
-/// The `CombiningLink` of a subscription with `Strategy` and `Downstream`. Never instantiated.
-@usableFromInline
-enum CombiningTypes<Strategy: CombiningStrategy, Downstream: Subscriber>: CombiningLink
-where Downstream.Input == Strategy.Output {
-  /// Gives `downstream` its subscription; the caller then attaches the upstreams in order.
-  @usableFromInline @inline(__always)
-  static func subscribe(
-    _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
-  ) -> CombiningSubscription<CombiningTypes> {
-    CombiningSubscription.subscribe(downstream, strategy: strategy, upstreamCount: upstreamCount)
-  }
-
-  /// Builds a subscription for `downstream` without giving it yet; the caller attaches the
-  /// upstreams in order, then calls `handDown()` (`zip`'s order).
-  @usableFromInline @inline(__always)
-  static func prepare(
-    _ downstream: Downstream, strategy: Strategy, upstreamCount: Int
-  ) -> CombiningSubscription<CombiningTypes> {
-    CombiningSubscription.prepare(downstream, strategy: strategy, upstreamCount: upstreamCount)
-  }
-}
-
-/// What a `CombiningSubscription` does once its `CombiningStateMachine` has decided. An output
-/// to deliver travels beside it (see `CombiningStateMachine.Delivery`), so that this enum stays
-/// trivial to copy on the path of every value.
-@usableFromInline
-enum CombiningAction: Equatable {
-  case none
-  /// No output can come: cancel the upstreams still running.
-  case stopUpstreams
-  /// Upstream `index` finished: it no longer runs. Then `stopUpstreams` if `stopping`.
-  case forget(Int, stopping: Bool)
-  /// An upstream failed: forget upstream `forgetting`, if any, cancel the upstreams still
-  /// running, then send the failure downstream and let go of it.
-  case fail(forgetting: Int?)
-  /// Everything has gone down: cancel the upstreams still running, then send `.finished`
-  /// downstream and let go of it.
-  case finish
-  /// Cancelled: cancel the upstreams still running and let go of the downstream.
-  case release
-}
-
-/// What the owner of a `CombiningSubscription` asks of the upstreams once it has let go, so
-/// that a synchronous upstream delivers through the uncontended path rather than into the inbox.
-@usableFromInline
-struct CombiningRequests {
-  /// Asked of every upstream in `targets` except the one whose `receive(_:)` is on the stack.
-  @usableFromInline
-  var ask = Subscribers.Demand.none
-  /// The upstreams when the owner let go.
-  @usableFromInline
-  var targets: [(any Subscription)?] = []
-  /// The first request of upstreams that subscribed.
-  @usableFromInline
-  var starts: [(any Subscription, Subscribers.Demand)] = []
-
-  @inlinable
-  init() {}
-
-  /// Makes the requests; `side` is the upstream whose `receive(_:)` is on the stack, if its share
-  /// of `ask` is returned from that call instead.
-  @inlinable
-  func send(except side: Int?) {
-    for (subscription, demand) in starts { subscription.request(demand) }
-    if ask > 0 {
-      for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
-    }
-  }
-}
-
-/// How the upstream whose value makes an output is asked for its next value as the output goes
-/// down: a merge asks one value at a time (see `CombiningStrategy.requestsOneAtATime`).
-@usableFromInline
-enum CombiningNextRequest: Equatable {
-  case none
-  /// The upstream whose `receive(_:)` is on the stack: its one value is returned from that call.
-  case owed
-  /// Upstream `index`, asked with `request(.max(1))`.
-  case request(Int)
 }
 
 extension Array {

@@ -24,7 +24,7 @@ protocol SlotSet {
   mutating func enqueue<Value>(_ value: Value, at index: Int) -> Output?
 
   /// Whether an upstream that has finished has nothing queued: nothing more can pair with it.
-  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool
+  func finishedSlotIsEmpty(_ finished: [Bool]) -> Bool
 
   /// Forgets every value held.
   mutating func removeAll()
@@ -73,8 +73,8 @@ struct Slots2<A, B>: SlotSet {
   }
 
   @usableFromInline
-  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
-    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
+  func finishedSlotIsEmpty(_ finished: [Bool]) -> Bool {
+    (finished[0] && a.isDrained) || (finished[1] && b.isDrained)
   }
 
   @inlinable
@@ -137,9 +137,9 @@ struct Slots3<A, B, C>: SlotSet {
   }
 
   @usableFromInline
-  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
-    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
-      || (progress.finished[2] && c.isDrained)
+  func finishedSlotIsEmpty(_ finished: [Bool]) -> Bool {
+    (finished[0] && a.isDrained) || (finished[1] && b.isDrained)
+      || (finished[2] && c.isDrained)
   }
 
   @inlinable
@@ -221,9 +221,9 @@ struct Slots4<A, B, C, D>: SlotSet {
   }
 
   @usableFromInline
-  func finishedSlotIsEmpty(_ progress: UpstreamProgress) -> Bool {
-    (progress.finished[0] && a.isDrained) || (progress.finished[1] && b.isDrained)
-      || (progress.finished[2] && c.isDrained) || (progress.finished[3] && d.isDrained)
+  func finishedSlotIsEmpty(_ finished: [Bool]) -> Bool {
+    (finished[0] && a.isDrained) || (finished[1] && b.isDrained)
+      || (finished[2] && c.isDrained) || (finished[3] && d.isDrained)
   }
 
   @inlinable
@@ -236,27 +236,27 @@ struct Slots4<A, B, C, D>: SlotSet {
 }
 
 /// Calls the transform of `combineLatest(_:_:)` or `zip(_:_:)` with the elements of a tuple as
-/// arguments, through a call that is never inlined.
+/// arguments, through a call that is never inlined ("combineLatest of 4 sources with a transform, nested
+/// 7 deep and not erased").
 ///
 /// The tuple comes through `map`'s transform, which takes it in memory, just written element by
 /// element. Inlined there, a transform that the optimizer vectorizes (`{ $0 + $1 + $2 + $3 }`)
 /// reads it back with wider loads than those stores, which the processor cannot forward from its
 /// store buffer, so every value stalls. Read one element at a time and passed in registers, the
 /// elements forward.
-@usableFromInline
-enum SpreadTuple {
-  @inlinable @inline(never)
-  static func apply<A, B, T>(_ transform: (A, B) -> T, _ a: A, _ b: B) -> T {
-    transform(a, b)
-  }
+@inlinable @inline(never)
+func callOutOfLine<A, B, T>(_ transform: (A, B) -> T, _ a: A, _ b: B) -> T {
+  transform(a, b)
+}
 
-  @inlinable @inline(never)
-  static func apply<A, B, C, T>(_ transform: (A, B, C) -> T, _ a: A, _ b: B, _ c: C) -> T {
-    transform(a, b, c)
-  }
+/// `callOutOfLine(_:_:_:)` for three elements.
+@inlinable @inline(never)
+func callOutOfLine<A, B, C, T>(_ transform: (A, B, C) -> T, _ a: A, _ b: B, _ c: C) -> T {
+  transform(a, b, c)
+}
 
-  @inlinable @inline(never)
-  static func apply<A, B, C, D, T>(_ transform: (A, B, C, D) -> T, _ a: A, _ b: B, _ c: C, _ d: D) -> T {
-    transform(a, b, c, d)
-  }
+/// `callOutOfLine(_:_:_:)` for four elements.
+@inlinable @inline(never)
+func callOutOfLine<A, B, C, D, T>(_ transform: (A, B, C, D) -> T, _ a: A, _ b: B, _ c: C, _ d: D) -> T {
+  transform(a, b, c, d)
 }

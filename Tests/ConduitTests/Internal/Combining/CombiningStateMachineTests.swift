@@ -39,7 +39,7 @@ struct CombiningStateMachineTests {
   /// Upstream `index` delivers `value`.
   private func send<Strategy: CombiningStrategy>(
     _ value: Int, from index: Int, direct: Bool = true, to machine: inout CombiningStateMachine<Strategy>
-  ) -> (action: CombiningAction, delivery: CombiningStateMachine<Strategy>.Delivery?) {
+  ) -> (action: CombiningStateMachine<Strategy>.Action, delivery: CombiningStateMachine<Strategy>.Delivery?) {
     let output = machine.takesValues ? machine.strategy.combine(value, from: index) : nil
     return machine.value(output, from: index, direct: direct)
   }
@@ -93,7 +93,7 @@ struct CombiningStateMachineTests {
     #expect(first.requests == [.max(1)])
 
     // Asking one value at a time is over, and a late upstream is asked for everything.
-    #expect(send(1, from: 0, to: &machine).delivery?.next == CombiningNextRequest.none)
+    #expect(send(1, from: 0, to: &machine).delivery?.next == CombiningStateMachine<MergeStrategy<Int>>.NextRequest.none)
     let late = SpySubscription()
     machine.attach(late, at: 1)
     machine.takeRequests()?.send(except: nil)
@@ -270,7 +270,7 @@ struct CombiningStateMachineTests {
 }
 
 /// A short name for an action, for the expectations above.
-private func describe(_ action: CombiningAction) -> String {
+private func describe<Strategy>(_ action: CombiningStateMachine<Strategy>.Action) -> String {
   switch action {
   case .none: return "none"
   case .stopUpstreams: return "stop upstreams"
@@ -282,7 +282,9 @@ private func describe(_ action: CombiningAction) -> String {
 }
 
 /// A short name for what goes down next, for the expectations above.
-private func describe<Output>(_ delivery: (output: Output, next: CombiningNextRequest)?) -> String {
+private func describe<Output, Strategy>(
+  _ delivery: (output: Output, next: CombiningStateMachine<Strategy>.NextRequest)?
+) -> String {
   guard let delivery else { return "nothing" }
   return "deliver \(delivery.output)"
 }
