@@ -62,38 +62,10 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   typealias Downstream = Types.Downstream
 
   typealias Targets = SubscribedTargets<Downstream>
-
-  enum Phase {
-    /// Upstream's subscription has not arrived, so neither has downstream's.
-    case awaitingSubscription(Downstream)
-    case active(Targets)
-    /// Upstream failed while downstream had no demand: the replacement waits for a request.
-    case awaitingDemand(Downstream)
-    case terminal
-  }
-
-  struct State {
-    var phase: Phase
-    /// Demand requested by downstream and not yet used.
-    var demand = Subscribers.Demand.none
-
-    init(phase: Phase) {
-      self.phase = phase
-    }
-  }
-
-  /// What to do once the lock is released. The targets taken out of the phase go with it, so
-  /// that they are released after the lock.
-  enum Action {
-    case nothing
-    case forward(Targets)
-    case request(Targets)
-    case replace(Downstream, ended: Targets?)
-    case release(Targets)
-  }
+  typealias Machine = ReplaceErrorStateMachine<Downstream>
 
   // Guarded by its own lock.
-  let state: Locked<State>
+  let machine: Locked<Machine>
   let output: Input
   let census: CensusToken
 
@@ -101,7 +73,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   init(downstream: Downstream, output: Input) {
     census = CensusToken(ReplaceErrorInner.self, inheritingFrom: downstream)
-    state = Locked(State(phase: .awaitingSubscription(downstream)))
+    machine = Locked(Machine(downstream: downstream))
     self.output = output
   }
 
@@ -112,60 +84,37 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   // MARK: Subscriber
 
   func receive(subscription: any Subscription) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .awaitingSubscription(let downstream) = state.phase else { return nil }
-      state.phase = .active(Targets(downstream: downstream, upstream: subscription))
-      return downstream
-    }
-    guard let downstream else {
+    switch machine.withLock({ $0.receive(subscription: subscription) }) {
+    case .cancel:
       subscription.cancel()
-      return
+    case .handDown(let downstream):
+      downstream.receive(subscription: self)
     }
-    downstream.receive(subscription: self)
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {
     guard
-      let more = state.withRetained(
-        { state -> Targets? in
-          guard case .active(let targets) = state.phase else { return nil }
-          precondition(
-            state.demand != .none,
-            "replaceError: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
-          )
-          if state.demand != .unlimited { state.demand -= 1 }
-          return targets
-        },
-        then: { $0.downstream.receive(input) })
+      let more = machine.withRetained({ $0.value() }, then: { $0.downstream.receive(input) })
     else { return .none }
     if more != .none {
-      state.withLock { $0.demand += more }
+      machine.withLock { $0.add(more) }
     }
     return more
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let action = state.withLock { state -> Action in
-      // What comes after a failure held for want of demand (a finish too) is ignored, as in
-      // Combine: the replacement still waits for a request.
-      guard case .active(let targets) = state.phase else { return .nothing }
-      switch completion {
-      case .finished:
-        state.phase = .terminal
-        return .forward(targets)
-      case .failure:
-        if state.demand == .none {
-          state.phase = .awaitingDemand(targets.downstream)
-          return .release(targets)
-        }
-        state.phase = .terminal
-        return .replace(targets.downstream, ended: targets)
-      }
+    let finished: Bool
+    switch completion {
+    case .finished: finished = true
+    case .failure: finished = false
     }
-    switch action {
-    case .forward(let targets): targets.downstream.receive(completion: .finished)
-    case .replace(let downstream, _): deliverReplacement(to: downstream)
-    default: break
+    switch machine.withLock({ $0.receive(finished: finished) }) {
+    case .none, .release:
+      break
+    case .finish(let targets):
+      targets.downstream.receive(completion: .finished)
+    case .replace(let downstream, _):
+      deliverReplacement(to: downstream)
     }
   }
 
@@ -173,44 +122,153 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
 
   func request(_ demand: Subscribers.Demand) {
     demand.assertPositive()
-    let action = state.withLock { state -> Action in
-      switch state.phase {
-      case .active(let targets):
-        state.demand += demand
-        return .request(targets)
-      case .awaitingDemand(let downstream):
-        state.phase = .terminal
-        return .replace(downstream, ended: nil)
-      case .awaitingSubscription:
-        // Only counted, as in Combine: nobody can ask before the subscription is handed on.
-        state.demand += demand
-        return .nothing
-      case .terminal:
-        return .nothing
-      }
-    }
-    switch action {
-    case .request(let active):
-      active.upstream.request(demand)
-    case .replace(let downstream, _): deliverReplacement(to: downstream)
-    default: break
+    switch machine.withLock({ $0.request(demand) }) {
+    case .none:
+      break
+    case .request(let upstream):
+      upstream.request(demand)
+    case .replace(let downstream):
+      deliverReplacement(to: downstream)
     }
   }
 
   func cancel() {
-    // Taken out, so that what the phase held is released after the lock. A cancel before the
-    // subscription is ignored, as in Combine: nobody can cancel before it is handed on.
-    let ended = state.withLock { state -> Phase? in
-      if case .awaitingSubscription = state.phase { return nil }
-      defer { state.phase = .terminal }
-      return state.phase
-    }
-    if case .active(let targets) = ended { targets.upstream.cancel() }
+    // What the machine held is released after the lock, as the action goes.
+    if case .cancel(let targets) = machine.withLock({ $0.cancel() }) { targets.upstream.cancel() }
   }
 
   func deliverReplacement(to downstream: Downstream) {
     _ = downstream.receive(output)
     downstream.receive(completion: .finished)
+  }
+}
+
+/// The decisions of `replaceError(with:)`: where the stream stands, and what downstream has
+/// requested. Its events return what the subscription does after the lock; the downstream and
+/// upstream they hand over leave with the action, so they are released after the lock.
+///
+/// ```
+///   awaitingSubscription ── subscription ──► active ── failure, no demand ──► awaitingDemand
+///                                              │                                  │ request
+///                                              └── finish, failure, cancel ──► terminal ◄┘
+/// ```
+struct ReplaceErrorStateMachine<Downstream: Subscriber> {
+  typealias Targets = SubscribedTargets<Downstream>
+
+  enum State {
+    /// Upstream's subscription has not arrived, so neither has downstream's. What downstream
+    /// requests meanwhile (nobody can, as in Combine) is only counted.
+    case awaitingSubscription(Downstream, demand: Subscribers.Demand)
+    /// With the demand requested and not yet used.
+    case active(Targets, demand: Subscribers.Demand)
+    /// Upstream failed while downstream had no demand: the replacement waits for a request.
+    case awaitingDemand(Downstream)
+    case terminal
+  }
+
+  enum SubscriptionAction {
+    case cancel
+    case handDown(Downstream)
+  }
+
+  enum CompletionAction {
+    case none
+    /// Upstream finished: finish downstream.
+    case finish(Targets)
+    /// Upstream failed with demand: send the replacement and finish. `ended` is let go of after.
+    case replace(Downstream, ended: Targets)
+    /// Upstream failed without demand: let go of upstream; the replacement waits.
+    case release(Targets)
+  }
+
+  enum RequestAction {
+    case none
+    case request(any Subscription)
+    /// The replacement was waiting for this request: send it and finish.
+    case replace(Downstream)
+  }
+
+  enum CancelAction {
+    case none
+    /// Cancel upstream; `targets` is let go of after.
+    case cancel(Targets)
+    /// Let go of what the state held.
+    case release(State)
+  }
+
+  var state: State
+
+  init(downstream: Downstream) {
+    state = .awaitingSubscription(downstream, demand: .none)
+  }
+
+  mutating func receive(subscription: any Subscription) -> SubscriptionAction {
+    guard case .awaitingSubscription(let downstream, let demand) = state else { return .cancel }
+    state = .active(Targets(downstream: downstream, upstream: subscription), demand: demand)
+    return .handDown(downstream)
+  }
+
+  /// Upstream sent a value: returns the targets to deliver it through, spending one demand.
+  mutating func value() -> Targets? {
+    guard case .active(let targets, let demand) = state else { return nil }
+    precondition(
+      demand != .none,
+      "replaceError: the upstream sent a value the subscriber had not requested; a publisher must not send more values than were demanded"
+    )
+    if demand != .unlimited { state = .active(targets, demand: demand - 1) }
+    return targets
+  }
+
+  /// Downstream returned `more` from a value.
+  mutating func add(_ more: Subscribers.Demand) {
+    guard case .active(let targets, let demand) = state else { return }
+    state = .active(targets, demand: demand + more)
+  }
+
+  /// What comes after a failure held for want of demand (a finish too) is ignored, as in
+  /// Combine: the replacement still waits for a request.
+  mutating func receive(finished: Bool) -> CompletionAction {
+    guard case .active(let targets, let demand) = state else { return .none }
+    if finished {
+      state = .terminal
+      return .finish(targets)
+    }
+    if demand == .none {
+      state = .awaitingDemand(targets.downstream)
+      return .release(targets)
+    }
+    state = .terminal
+    return .replace(targets.downstream, ended: targets)
+  }
+
+  mutating func request(_ more: Subscribers.Demand) -> RequestAction {
+    switch state {
+    case .active(let targets, let demand):
+      state = .active(targets, demand: demand + more)
+      return .request(targets.upstream)
+    case .awaitingDemand(let downstream):
+      state = .terminal
+      return .replace(downstream)
+    case .awaitingSubscription(let downstream, let demand):
+      state = .awaitingSubscription(downstream, demand: demand + more)
+      return .none
+    case .terminal:
+      return .none
+    }
+  }
+
+  /// A cancel before the subscription is ignored, as in Combine: nobody can cancel before it is
+  /// handed on.
+  mutating func cancel() -> CancelAction {
+    switch state {
+    case .awaitingSubscription, .terminal:
+      return .none
+    case .active(let targets, _):
+      state = .terminal
+      return .cancel(targets)
+    case .awaitingDemand:
+      return .release(replace(&state, with: .terminal))
+    }
   }
 }
 
