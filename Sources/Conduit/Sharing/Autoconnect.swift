@@ -24,10 +24,10 @@ extension Publishers {
       var subscribers = 0
       @usableFromInline
       var connection: (any Cancellable)?
-      /// A thread is connecting or disconnecting (see `reconcile()`); a thread that changes
+      /// Which thread connects or disconnects (see `reconcile()`); a thread that changes
       /// `subscribers` meanwhile leaves the connection to it.
       @usableFromInline
-      var reconciling = false
+      var reconciliation = DeliveryOwnership()
 
       @inlinable
       init() {}
@@ -38,7 +38,6 @@ extension Publishers {
     enum ReconcileStep {
       case connect
       case disconnect(any Cancellable)
-      case done
     }
 
     /// The publisher from which this publisher receives elements.
@@ -71,35 +70,33 @@ extension Publishers {
     /// value to the subject), and a connection is cancelled before the next one is made. A
     /// subscriber that joins while the last one leaves, or from inside the first one's
     /// `receive(subscription:)`, shares the connection that is made for it.
-    // Inlinable so that the upstream subscription `connect()` makes is specialized.
+    /// Connects while there are subscribers and no connection, and disconnects while there is a
+    /// connection and no subscribers, as the owner of `reconciliation`: a thread that finds
+    /// another reconciling leaves the change it made to that thread.
+    ///
+    /// Inlinable so that the upstream subscription `connect()` makes is specialized.
     @inlinable
     func reconcile() {
-      var claimed = false
-      while true {
-        let step = state.withLock { state -> ReconcileStep in
-          if !claimed {
-            guard !state.reconciling else { return .done }
-            state.reconciling = true
-          }
-          if state.subscribers > 0, state.connection == nil { return .connect }
+      guard state.withLock({ $0.reconciliation.claim() }) else { return }
+      state.drain(
+        { state -> NextDelivery<ReconcileStep> in
+          if state.subscribers > 0, state.connection == nil { return .perform(.connect) }
           if state.subscribers == 0, let connection = state.connection {
             state.connection = nil
-            return .disconnect(connection)
+            return .perform(.disconnect(connection))
           }
-          state.reconciling = false
-          return .done
-        }
-        claimed = true
-        switch step {
-        case .connect:
-          let connection = upstream.connect()
-          state.withLock { $0.connection = connection }
-        case .disconnect(let connection):
-          connection.cancel()
-        case .done:
-          return
-        }
-      }
+          state.reconciliation.giveBack()
+          return .stop
+        },
+        perform: { step in
+          switch step {
+          case .connect:
+            let connection = upstream.connect()
+            state.withLock { $0.connection = connection }
+          case .disconnect(let connection):
+            connection.cancel()
+          }
+        })
     }
 
     @usableFromInline
