@@ -83,12 +83,40 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
 
   @usableFromInline
   func receive(subscription: any Subscription) {
-    upstreamSubscribed(subscription, announcing: false)
+    let demand = state.withLock { state -> Subscribers.Demand? in
+      guard case .awaiting = state.upstream, !state.terminal else { return nil }
+      state.upstream = .active(subscription)
+      return state.outstandingDemand
+    }
+    guard let demand else {
+      subscription.cancel()
+      return
+    }
+    if demand > 0 { subscription.request(demand) }
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    upstreamValue(input, gated: true)
+    let downstream = state.withLock { state -> Downstream? in
+      guard state.triggered else {
+        // Before the trigger, the value is dropped and the demand it answered is spent, as
+        // in Combine; until then every value counts against what was requested, also after a
+        // cancel or the end of the stream.
+        precondition(
+          state.outstandingDemand != .none,
+          "drop(untilOutputFrom:): upstream sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
+        )
+        state.outstandingDemand -= 1
+        return nil
+      }
+      guard !state.terminal, let downstream = state.downstream else { return nil }
+      state.delivering += 1
+      return downstream
+    }
+    guard let downstream else { return .none }
+    let demand = downstream.receive(input)
+    endDelivery(to: downstream)
+    return demand
   }
 
   @usableFromInline
@@ -100,16 +128,33 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
 
   // MARK: The other publisher
 
-  @usableFromInline
+  @inlinable
   func triggerFired() -> Subscribers.Demand {
-    machine.withLock { $0.triggerFiredOpening() }
+    state.withLock { state in
+      // As in Combine, the trigger is not cancelled: it has sent the one value asked of it.
+      // Its subscription is cancelled when the stream ends, so that the trigger does not keep
+      // this subscription alive (DifferencesFromCombine §5, in Conduit.docc).
+      guard case .active = state.trigger, !state.terminal else { return }
+      state.triggered = true
+    }
     return .none
   }
 
-  @usableFromInline
+  @inlinable
   func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-    // Ending before emitting ends the stream; after emitting, it changes nothing.
-    perform(machine.withLock { $0.triggerCompleted(ending: completion) })
+    // Ending before emitting ends the stream, even when it finishes (and even before its
+    // subscription, as in Combine); after emitting, it changes nothing.
+    let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
+      guard !state.terminal else { return (nil, nil) }
+      if state.triggered {
+        state.trigger = .done
+        return (nil, nil)
+      }
+      state.trigger = .done
+      return (end(&state, with: completion), take(&state.upstream))
+    }
+    upstream?.cancel()
+    downstream?.receive(completion: completion)
   }
 }
 
