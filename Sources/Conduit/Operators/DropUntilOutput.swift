@@ -76,85 +76,40 @@ final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<
 
   @inlinable
   init(downstream: Downstream) {
-    super.init(DropUntilOutputInner.self, downstream: downstream)
+    super.init(DropUntilOutputInner.self, downstream: downstream, announced: true, gated: true)
   }
 
   // MARK: Upstream
 
   @usableFromInline
   func receive(subscription: any Subscription) {
-    let demand = state.withLock { state -> Subscribers.Demand? in
-      guard case .awaiting = state.upstream, !state.terminal else { return nil }
-      state.upstream = .active(subscription)
-      return state.outstandingDemand
-    }
-    guard let demand else {
-      subscription.cancel()
-      return
-    }
-    if demand > 0 { subscription.request(demand) }
+    upstreamSubscribed(subscription)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard state.triggered else {
-        // Before the trigger, the value is dropped and the demand it answered is spent, as
-        // in Combine; until then every value counts against what was requested, also after a
-        // cancel or the end of the stream.
-        precondition(
-          state.outstandingDemand != .none,
-          "drop(untilOutputFrom:): upstream sent a value it was not asked for; a publisher must not send more values than its subscriber requested"
-        )
-        state.outstandingDemand -= 1
-        return nil
-      }
-      guard !state.terminal, let downstream = state.downstream else { return nil }
-      state.delivering += 1
-      return downstream
-    }
-    guard let downstream else { return .none }
-    let demand = downstream.receive(input)
-    endDelivery(to: downstream)
-    return demand
+    upstreamValue(input)
   }
 
   @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Downstream has had its subscription since the start: a completion arriving before
     // upstream's subscription goes on too, as in Combine.
-    upstreamCompleted(completion, announced: true)
+    upstreamCompleted(completion)
   }
 
   // MARK: The other publisher
 
-  @inlinable
+  @usableFromInline
   func triggerFired() -> Subscribers.Demand {
-    state.withLock { state in
-      // As in Combine, the trigger is not cancelled: it has sent the one value asked of it.
-      // Its subscription is cancelled when the stream ends, so that the trigger does not keep
-      // this subscription alive (DifferencesFromCombine §5, in Conduit.docc).
-      guard case .active = state.trigger, !state.terminal else { return }
-      state.triggered = true
-    }
+    machine.withLock { $0.triggerFiredOpening() }
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func triggerCompleted(_ completion: Subscribers.Completion<Failure>) {
-    // Ending before emitting ends the stream, even when it finishes (and even before its
-    // subscription, as in Combine); after emitting, it changes nothing.
-    let (downstream, upstream) = state.withLock { state -> (Downstream?, (any Subscription)?) in
-      guard !state.terminal else { return (nil, nil) }
-      if state.triggered {
-        state.trigger = .done
-        return (nil, nil)
-      }
-      state.trigger = .done
-      return (end(&state, with: completion), take(&state.upstream))
-    }
-    upstream?.cancel()
-    downstream?.receive(completion: completion)
+    // Ending before emitting ends the stream; after emitting, it changes nothing.
+    perform(machine.withLock { $0.triggerCompleted(ending: completion) })
   }
 }
 

@@ -85,100 +85,42 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
   @inlinable
   init(downstream: Downstream) {
-    super.init(PrefixUntilOutputInner.self, downstream: downstream)
+    super.init(PrefixUntilOutputInner.self, downstream: downstream, announced: false, gated: false)
   }
 
   // MARK: Upstream
 
   @usableFromInline
   func receive(subscription: any Subscription) {
-    let downstream = state.withLock { state -> Downstream? in
-      guard case .awaiting = state.upstream, !state.terminal, let downstream = state.downstream else {
-        return nil
-      }
-      state.upstream = .active(subscription)
-      state.delivering += 1
-      return downstream
-    }
-    guard let downstream else {
-      subscription.cancel()
-      return
-    }
-    downstream.receive(subscription: self)
-    endDelivery(to: downstream)
+    // Downstream waits for this subscription, as in Combine: it gets it as upstream's arrives.
+    upstreamSubscribed(subscription)
   }
 
   @inlinable
   func receive(_ input: Input) -> Subscribers.Demand {
-    let downstream = state.withLock { state -> Downstream? in
-      guard !state.terminal, case .active = state.upstream, let downstream = state.downstream else { return nil }
-      state.delivering += 1
-      return downstream
-    }
-    guard let downstream else { return .none }
-    let demand = downstream.receive(input)
-    endDelivery(to: downstream)
-    return demand
+    upstreamValue(input)
   }
 
   @usableFromInline
   func receive(completion: Subscribers.Completion<Failure>) {
     // Before upstream's subscription, downstream has not had one either: the stream ends
     // without a word to it, as in Combine.
-    upstreamCompleted(completion, announced: false)
+    upstreamCompleted(completion)
   }
 
   // MARK: The other publisher
 
   @usableFromInline
-  enum FireAction {
-    case ignore
-    /// Cancel the trigger and upstream, finish downstream (or leave that to the thread
-    /// delivering to it).
-    case finish(trigger: any Subscription, upstream: (any Subscription)?, Downstream?)
-    /// Upstream has not sent its subscription, so neither has downstream had one: it gets its
-    /// subscription and the completion at once, and upstream's subscription is cancelled when
-    /// it arrives (DifferencesFromCombine §7, in Conduit.docc).
-    case finishUnsubscribed(trigger: any Subscription, Downstream)
-  }
-
-  @inlinable
   func triggerFired() -> Subscribers.Demand {
-    let action = state.withLock { state -> FireAction in
-      guard case .active(let trigger) = state.trigger, !state.terminal else { return .ignore }
-      // The stream ends, and the trigger with it, so that the trigger does not keep this
-      // finished subscription alive (DifferencesFromCombine §5, in Conduit.docc).
-      state.trigger = .done
-      guard case .awaiting = state.upstream else {
-        return .finish(trigger: trigger, upstream: take(&state.upstream), end(&state, with: .finished))
-      }
-      state.terminal = true
-      guard let downstream = state.downstream else { return .ignore }
-      state.downstream = nil
-      return .finishUnsubscribed(trigger: trigger, downstream)
-    }
-    switch action {
-    case .ignore:
-      break
-    case .finish(let trigger, let upstream, let downstream):
-      trigger.cancel()
-      upstream?.cancel()
-      downstream?.receive(completion: .finished)
-    case .finishUnsubscribed(let trigger, let downstream):
-      trigger.cancel()
-      downstream.receive(subscription: self)
-      downstream.receive(completion: .finished)
-    }
+    perform(machine.withLock { $0.triggerFiredFinishing() })
     return .none
   }
 
-  @inlinable
+  @usableFromInline
   func triggerCompleted(_ completion: Subscribers.Completion<Types.OtherFailure>) {
     // The other publisher ending without a value changes nothing; a subscription it sends
     // afterwards is cancelled, as in Combine.
-    state.withLock { state in
-      state.trigger = .done
-    }
+    perform(machine.withLock { $0.triggerCompleted(ending: nil) })
   }
 }
 
