@@ -14,36 +14,14 @@ import Synchronization
 final class SequenceSubscription<Elements: Sequence, Downstream: Subscriber>: SubscriptionRequestHandler, Subscription,
   CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
 where Downstream.Input == Elements.Element {
-  @usableFromInline
-  struct State {
-    @usableFromInline
-    var demand = Subscribers.Demand.none
-    /// Which thread runs the delivery loop, and with it owns `iterator` and `downstream` (see
-    /// `DeliveryOwnership`). The loop holds the demand it took outside the lock, so a `request`
-    /// made meanwhile only posts demand.
-    @usableFromInline
-    var delivery = DeliveryOwnership()
-    @usableFromInline
-    var terminated = false
-    /// The sequence, for `description` and `customMirror` only, as Combine describes the
-    /// subscription; let go when the subscription ends.
-    @usableFromInline
-    var sequence: Elements?
-
-    @inlinable
-    init(sequence: Elements?) {
-      self.sequence = sequence
-    }
-  }
-
   // Guarded by its own lock.
   @usableFromInline
-  let state: Locked<State>
+  let machine: Locked<SequenceStateMachine<Elements>>
   // Set once by `cancel`, read without the lock by the delivery loop.
   @usableFromInline
   let cancelled = Atomic<Bool>(false)
   // Fields with unchecked exclusivity skip the runtime check, which costs in "(0..<N).publisher -> map -> filter -> … -> sink".
-  // Owned by the thread that owns `state.delivery`; released when the subscription ends.
+  // Owned by the thread that owns `machine.delivery`; released when the subscription ends.
   @usableFromInline @exclusivity(unchecked)
   var downstream: Downstream?
   // Owned like `downstream`; released with it, since it may hold the sequence and whatever the
@@ -70,7 +48,7 @@ where Downstream.Input == Elements.Element {
   @usableFromInline
   var description: String {
     // Described out of the lock: a sequence's description is its own code.
-    guard let sequence = state.withLock({ $0.sequence }) else {
+    guard let sequence = machine.withLock({ $0.sequence }) else {
       return kind == .record ? "Cancelled Events" : "Sequence"
     }
     return String(describing: sequence)
@@ -80,7 +58,7 @@ where Downstream.Input == Elements.Element {
   /// as Combine reflects them.
   @usableFromInline
   var customMirror: Mirror {
-    let sequence: Any = state.withLock { $0.sequence } ?? [Elements.Element]()
+    let sequence: Any = machine.withLock { $0.sequence } ?? [Elements.Element]()
     switch kind {
     case .sequence:
       return Mirror(self, children: CollectionOfOne<Mirror.Child>(("sequence", sequence)))
@@ -121,7 +99,7 @@ where Downstream.Input == Elements.Element {
     completion: Subscribers.Completion<Downstream.Failure>, downstream: Downstream, kind: SequenceSubscriptionKind
   ) {
     census = CensusToken(SequenceSubscription.self, inheritingFrom: downstream)
-    state = Locked(State(sequence: sequence))
+    machine = Locked(SequenceStateMachine(sequence: sequence))
     self.iterator = iterator
     self.upcoming = first
     self.completion = completion
@@ -144,26 +122,17 @@ where Downstream.Input == Elements.Element {
   func handleDemand(_ demand: Subscribers.Demand) {
     // As in Combine, a request for nothing changes nothing.
     guard demand != .none else { return }
-    let owns = state.withLock { state -> Bool in
-      guard !state.terminated else { return false }
-      state.demand += demand
-      return state.delivery.claim()
-    }
-    if owns { deliver() }
+    if machine.withLock({ $0.request(demand) }) { deliver() }
   }
 
   @usableFromInline
   func handleCancel() {
     guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
     // The sequence leaves after the lock: its deinit is not ours to run under it.
-    var sequence: Elements?
-    let owns = state.withLock { state -> Bool in
-      state.terminated = true
-      swap(&sequence, &state.sequence)
-      return state.delivery.claim()
-    }
+    let (sequence, loopRuns) = machine.withLock { $0.cancel() }
+    withExtendedLifetime(sequence) {}
     // The delivery loop, if one is running, sees the flag and releases everything itself.
-    if owns { release() }
+    if !loopRuns { release() }
   }
 
   /// Runs while this thread owns delivery. Takes the demand granted so far, delivers it, and
@@ -196,28 +165,24 @@ where Downstream.Input == Elements.Element {
   /// handed back) or the subscription was cancelled (everything is then released).
   @inlinable
   func takeGrantedDemand() -> Subscribers.Demand? {
-    let (granted, cancelled) = state.withLock { state -> (Subscribers.Demand, Bool) in
-      if state.terminated { return (.none, true) }
-      if state.demand == .none { state.delivery.giveBack() }
-      defer { state.demand = .none }
-      return (state.demand, false)
+    switch machine.withLock({ $0.takeGrantedDemand() }) {
+    case .deliver(let granted):
+      return granted
+    case .stop:
+      return nil
+    case .release:
+      release()
+      return nil
     }
-    if cancelled { release() }
-    return granted == .none ? nil : granted
   }
 
   @usableFromInline
   func finish() {
     // The sequence leaves after the lock: its deinit is not ours to run under it.
-    var sequence: Elements?
-    let shouldComplete = state.withLock { state -> Bool in
-      defer { state.terminated = true }
-      swap(&sequence, &state.sequence)
-      return !state.terminated
-    }
+    let sequence = machine.withLock { $0.finish() }
     let downstream = self.downstream
     release()
-    if shouldComplete && !cancelled.load(ordering: .relaxed) {
+    if sequence != nil && !cancelled.load(ordering: .relaxed) {
       downstream?.receive(completion: completion)
     }
   }
@@ -227,6 +192,91 @@ where Downstream.Input == Elements.Element {
     downstream = nil
     upcoming = nil
     iterator = nil
+  }
+}
+
+/// The decisions of a `SequenceSubscription`: the demand granted and not yet taken by the
+/// delivery loop, which thread runs that loop, and when the subscription ends. The loop itself,
+/// with the iterator and downstream it owns, stays outside: it takes no lock per element.
+///
+/// ```
+///   publishing(sequence, demand) ──── the last element, or a cancel ────► terminal
+/// ```
+@usableFromInline
+struct SequenceStateMachine<Elements: Sequence> {
+  @usableFromInline
+  enum State {
+    /// `sequence` is kept for `description` and `customMirror` only, as Combine describes the
+    /// subscription; `demand` is what downstream granted since the loop last took it.
+    case publishing(Elements, demand: Subscribers.Demand)
+    case terminal
+  }
+
+  /// What the delivery loop does when it has spent the demand it took.
+  @usableFromInline
+  enum TakeAction {
+    /// Deliver this much more.
+    case deliver(Subscribers.Demand)
+    /// Nothing is granted: the loop has handed delivery back, and stops.
+    case stop
+    /// The subscription was cancelled: the loop releases everything, and stops.
+    case release
+  }
+
+  @usableFromInline
+  var state: State
+  /// Which thread runs the delivery loop, and with it owns the iterator and downstream (see
+  /// `DeliveryOwnership`). The loop holds the demand it took outside the lock, so a `request`
+  /// made meanwhile only posts demand.
+  @usableFromInline
+  var delivery = DeliveryOwnership()
+
+  @inlinable
+  init(sequence: Elements) {
+    state = .publishing(sequence, demand: .none)
+  }
+
+  /// The sequence while the subscription publishes.
+  @usableFromInline
+  var sequence: Elements? {
+    guard case .publishing(let sequence, _) = state else { return nil }
+    return sequence
+  }
+
+  /// Downstream asked for `demand` (not `.none`): returns whether this thread starts the loop.
+  @inlinable
+  mutating func request(_ demand: Subscribers.Demand) -> Bool {
+    guard case .publishing(let sequence, let granted) = replace(&state, with: .terminal) else { return false }
+    state = .publishing(sequence, demand: granted + demand)
+    return delivery.claim()
+  }
+
+  /// The loop has spent the demand it took.
+  @inlinable
+  mutating func takeGrantedDemand() -> TakeAction {
+    guard case .publishing(let sequence, let granted) = replace(&state, with: .terminal) else { return .release }
+    state = .publishing(sequence, demand: .none)
+    guard granted != .none else {
+      delivery.giveBack()
+      return .stop
+    }
+    return .deliver(granted)
+  }
+
+  /// The sequence has no more elements: returns it, to let go of after the lock, or `nil` when
+  /// the subscription was cancelled meanwhile (then nothing completes).
+  @usableFromInline
+  mutating func finish() -> Elements? {
+    guard case .publishing(let sequence, _) = replace(&state, with: .terminal) else { return nil }
+    return sequence
+  }
+
+  /// Returns the sequence, to let go of after the lock, and whether a loop runs, which then
+  /// releases everything itself when it sees the cancel.
+  @usableFromInline
+  mutating func cancel() -> (Elements?, loopRuns: Bool) {
+    guard case .publishing(let sequence, _) = replace(&state, with: .terminal) else { return (nil, true) }
+    return (sequence, !delivery.claim())
   }
 }
 
