@@ -50,12 +50,17 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
   }
 
   /// What the owner of a `CombiningSubscription` asks of the upstreams once it has let go, so
-  /// that a synchronous upstream delivers through the uncontended path rather than into the inbox.
+  /// that a synchronous upstream delivers through the uncontended path rather than into the queue.
   @usableFromInline
   struct Requests {
-    /// Asked of every upstream in `targets` except the one whose `receive(_:)` is on the stack.
+    /// Asked of every upstream in `targets`, less what was `returned` to it.
     @usableFromInline
     var ask = Subscribers.Demand.none
+    /// Parts of `ask` already returned to an upstream, from the `receive(_:)` that was on the
+    /// stack when the downstream asked. The owner that sends the requests may be another thread,
+    /// on another upstream's stack, when delivery changed hands in between.
+    @usableFromInline
+    var returned: [(index: Int, demand: Subscribers.Demand)] = []
     /// The upstreams when the owner let go.
     @usableFromInline
     var targets: [(any Subscription)?] = []
@@ -66,13 +71,18 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
     @inlinable
     init() {}
 
-    /// Makes the requests; `side` is the upstream whose `receive(_:)` is on the stack, if its share
-    /// of `ask` is returned from that call instead.
+    /// Makes the requests.
     @inlinable
-    func send(except side: Int?) {
+    func send() {
       for (subscription, demand) in starts { subscription.request(demand) }
-      if ask > 0 {
-        for (index, upstream) in targets.enumerated() where index != side { upstream?.request(ask) }
+      guard ask > 0 else { return }
+      for (index, upstream) in targets.enumerated() {
+        guard let upstream else { continue }
+        var due = ask
+        for part in returned where part.index == index {
+          due = part.demand == .unlimited ? .none : due - part.demand
+        }
+        if due > 0 { upstream.request(due) }
       }
     }
   }
@@ -238,9 +248,15 @@ struct CombiningStateMachine<Strategy: CombiningStrategy> {
     } else {
       ask = more
     }
-    note { $0.ask += ask }
-    if Strategy.returnsDemandToSender, let side, upstreams[side] != nil { return ask }
-    return .none
+    guard Strategy.returnsDemandToSender, let side, upstreams[side] != nil else {
+      note { $0.ask += ask }
+      return .none
+    }
+    note {
+      $0.ask += ask
+      $0.returned.append((side, ask))
+    }
+    return ask
   }
 
   /// The downstream cancelled.

@@ -24,19 +24,20 @@ import Synchronization
 /// upstreams, complete, let go of the downstream.
 ///
 /// **Ownership.** The machine belongs to whichever thread owns the subscription, and only that
-/// thread calls into the downstream. A thread takes
-/// ownership by moving `ownership` from 0 to 1: an uncontended value costs these two atomic
-/// operations and no lock. A thread that finds ownership taken, including a re-entrant call
-/// from inside the downstream's `receive`, posts its event to `inbox` and counts it in
-/// `ownership`; the owner handles every posted event before it lets go, so nothing waits and
-/// nothing deadlocks. Between two outputs the owner looks for posted events first, so that a
-/// downstream that cancels from inside `receive(_:)` gets nothing more. Nobody owns the
-/// subscription while the downstream takes it: no upstream is attached yet, so nothing can reach
-/// the downstream before its `receive(subscription:)` returns.
+/// thread calls into the downstream. The subscription serializes with a `Serializer`, as the
+/// subjects do: a thread that claims it handles its event (an uncontended value costs two atomic
+/// operations and no lock); a thread that finds it owned, including a re-entrant call from inside
+/// the downstream's `receive`, posts its event, and the owner handles every posted event before
+/// it lets go, so nothing deadlocks. A thread that posts a value may have to wait while the
+/// backlog is beyond the serializer's bound, or take delivery over from an owner that has
+/// delivered long enough for others. Between two outputs the owner handles posted events
+/// first, so that a downstream that cancels from inside `receive(_:)` gets nothing more. Nobody
+/// owns the subscription while the downstream takes it: no upstream is attached yet, so nothing
+/// can reach the downstream before its `receive(subscription:)` returns.
 ///
 /// Upstreams are cancelled at once (by `cancel()` on the caller's thread, or by the owner), but
 /// asked for what the downstream requests only after the owner has let go, so that a synchronous
-/// upstream delivers through the uncontended path rather than into the inbox. A merge's request
+/// upstream delivers through the uncontended path rather than into the queue. A merge's request
 /// for the next value of an upstream goes out as that upstream's value goes down.
 ///
 /// **Demand.** The downstream's demand is counted here and nothing goes out beyond it.
@@ -79,13 +80,9 @@ where Downstream.Input == Strategy.Output {
   @usableFromInline
   typealias Receiver = DownstreamBox<Downstream>
 
-  /// 0 when nobody owns the subscription; otherwise 1 plus the events posted to `inbox` that the
-  /// owner has not yet counted.
+  /// Which thread owns the subscription, and the events posted for it (see `Serializer`).
   @usableFromInline
-  let ownership = Atomic<Int>(0)
-  // Guarded by its own lock.
-  @usableFromInline
-  let inbox = Locked(ValueQueue<Event>())
+  let serializer = Serializer<Event>()
   /// The upstream subscriptions still running, for `cancel()` to cancel on the caller's thread,
   /// as Combine does, whoever owns the subscription; `nil` once they have been cancelled.
   /// Changed on subscription, completion and cancel, never per value. Guarded by its own lock.
@@ -98,7 +95,7 @@ where Downstream.Input == Strategy.Output {
   let handle: @Sendable (CombiningSubscription, SubscriptionRequest) -> Void
 
   // Fields with unchecked exclusivity skip the runtime check, which costs in "merge of two subjects" and "zip of two subjects".
-  // The state below belongs to the thread that owns the subscription (see `ownership`), which
+  // The state below belongs to the thread that owns the subscription (see `serializer`), which
   // makes the runtime exclusivity checks redundant.
   @usableFromInline @exclusivity(unchecked)
   var machine: Machine
@@ -130,11 +127,12 @@ where Downstream.Input == Strategy.Output {
   /// its subscription, as Combine's does; the caller attaches them in order, then calls
   /// `handDown()`. The subscribing thread owns the subscription until then, so that what an
   /// upstream sends as it is subscribed (a completion, or a value it sends regardless of demand)
-  /// waits in the inbox and reaches the downstream only after its subscription.
+  /// waits in the queue and reaches the downstream only after its subscription.
   @usableFromInline
   static func prepare(_ downstream: Downstream, strategy: Strategy, upstreamCount: Int) -> CombiningSubscription {
     let subscription = CombiningSubscription(strategy: strategy, upstreamCount: upstreamCount, downstream: downstream)
-    subscription.ownership.store(1, ordering: .relaxed)
+    let owns = subscription.serializer.claim()
+    assert(owns, "a new subscription is owned by nobody")
     return subscription
   }
 
@@ -145,7 +143,7 @@ where Downstream.Input == Strategy.Output {
   func handDown() {
     receiver?._withUnsafeGuaranteedRef { $0.downstream.receive(subscription: self) }
     var owed = Subscribers.Demand.none
-    own(held: 1, side: nil, owed: &owed)
+    letGo(side: nil, owed: &owed)
   }
 
   @inlinable
@@ -240,7 +238,7 @@ where Downstream.Input == Strategy.Output {
   /// straight down when nothing waits.
   @inlinable
   func receive<Input>(_ value: Input, at index: Int) -> Subscribers.Demand {
-    guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+    guard serializer.claim() else {
       let combine: (inout Strategy) -> Output? = { strategy in strategy.combine(value, from: index) }
       return post(.value(combine, index: index), side: index)
     }
@@ -249,10 +247,8 @@ where Downstream.Input == Strategy.Output {
     let (action, delivery) = machine.value(output, from: index, direct: true)
     if let delivery { deliver(delivery, side: index, owed: &owed) }
     perform(action, side: index, owed: &owed)
-    if machine.isSettled, ownership.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
-      return owed
-    }
-    own(held: 1, side: index, owed: &owed)
+    if machine.isSettled, serializer.giveBackDirect() { return owed }
+    letGo(side: index, owed: &owed)
     return owed
   }
 
@@ -267,78 +263,108 @@ where Downstream.Input == Strategy.Output {
   /// `side`, whose `receive(_:)` is on the stack.
   @inlinable
   func submit(_ event: Event, side: Int?) -> Subscribers.Demand {
-    guard ownership.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged else {
+    guard serializer.claim() else {
       return post(event, side: side)
     }
     var owed = Subscribers.Demand.none
     apply(event, side: side, owed: &owed)
-    own(held: 1, side: side, owed: &owed)
+    letGo(side: side, owed: &owed)
     return owed
   }
 
-  /// Leaves `event` in the inbox; handles it and what else is there if the owner let go meanwhile.
+  /// Leaves `event` for the owner; handles it and what else waits if the owner let go meanwhile.
+  /// A value's sender may take delivery over from a busy owner, or wait for room (see
+  /// `Serializer`).
   @inlinable
   func post(_ event: Event, side: Int?) -> Subscribers.Demand {
-    inbox.withLock { $0.append(event) }
-    guard ownership.wrappingAdd(1, ordering: .acquiringAndReleasing).oldValue == 0 else { return .none }
     var owed = Subscribers.Demand.none
-    absorb(side: side, owed: &owed)
-    own(held: 1, side: side, owed: &owed)
+    switch serializer.enqueue(event) {
+    case .drain:
+      drain(missed: 1, side: side, owed: &owed)
+    case .queued:
+      guard case .value = event else { break }
+      var context = OwnerContext(subscription: self, side: side)
+      let outgoing = serializer.afterQueued(
+        { context.apply($0) }, settle: { context.settle() }, restore: { context.restore($0) })
+      owed = context.owed
+      outgoing?.send()
+    case .deliver, .nothing:
+      break
+    }
     return owed
+  }
+
+  /// Settles as the owner, gives the subscription back, and only then asks the upstreams for what
+  /// the machine decided to ask; drains instead if something was posted meanwhile.
+  @inlinable
+  func letGo(side: Int?, owed: inout Subscribers.Demand) {
+    let outgoing = settle(side: side, owed: &owed)
+    if serializer.giveBackDirect() {
+      outgoing?.send()
+      return
+    }
+    if let outgoing { machine.restore(outgoing) }
+    drain(missed: 1, side: side, owed: &owed)
   }
 
   /// Runs as the owner until nothing is left to do, then lets go, and only then asks the
-  /// upstreams for what the machine decided to ask. `held` is how much of `ownership` the caller
-  /// has accounted for.
+  /// upstreams for what the machine decided to ask.
   @inlinable
-  func own(held: Int, side: Int?, owed: inout Subscribers.Demand) {
-    var held = held
-    while true {
-      pump(held: &held, side: side, owed: &owed)
-      // An optional, so that the usual case, with nothing to ask, builds and releases no arrays.
-      let outgoing = machine.takeRequests()
-      let (released, current) = ownership.compareExchange(
-        expected: held, desired: 0, ordering: .acquiringAndReleasing)
-      if released {
-        outgoing?.send(except: Strategy.returnsDemandToSender ? side : nil)
-        return
-      }
-      // Still the owner: what was to be asked is asked on the next attempt.
-      if let outgoing { machine.restore(outgoing) }
-      held = current
-      absorb(side: side, owed: &owed)
-    }
+  func drain(missed: Int, side: Int?, owed: inout Subscribers.Demand) {
+    var context = OwnerContext(subscription: self, side: side)
+    let outgoing = serializer.drain(
+      missed: missed, { context.apply($0) }, settle: { context.settle() }, restore: { context.restore($0) })
+    owed += context.owed
+    outgoing?.send()
   }
 
-  /// Delivers what waits while the downstream has demand, then the completion once it is due,
-  /// handling what was posted before each output.
+  /// Delivers what waits while the downstream has demand and nothing is posted, then the
+  /// completion once it is due; returns what to ask of the upstreams once the owner lets go, or
+  /// `nil` when a posted event is to be handled first.
   @inlinable
-  func pump(held: inout Int, side: Int?, owed: inout Subscribers.Demand) {
-    while true {
-      let current = ownership.load(ordering: .acquiring)
-      if current != held {
-        held = current
-        absorb(side: side, owed: &owed)
-      }
-      guard let delivery = machine.next(side: side) else { break }
+  func settle(side: Int?, owed: inout Subscribers.Demand) -> Machine.Requests? {
+    while !serializer.hasQueued, let delivery = machine.next(side: side) {
       deliver(delivery, side: side, owed: &owed)
     }
+    if serializer.hasQueued { return nil }
     perform(machine.settle(), side: side, owed: &owed)
+    return machine.takeRequests()
   }
 
-  /// Handles every event posted so far.
-  @inlinable
-  func absorb(side: Int?, owed: inout Subscribers.Demand) {
-    var events = inbox.withLock { inbox -> ValueQueue<Event> in
-      defer { inbox = ValueQueue() }
-      return inbox
+  /// What the owner's handling of events needs, for `Serializer`'s closures: the upstream whose
+  /// `receive(_:)` is on the stack, and the demand owed to it.
+  @usableFromInline
+  struct OwnerContext {
+    @usableFromInline
+    let subscription: CombiningSubscription
+    @usableFromInline
+    let side: Int?
+    @usableFromInline
+    var owed = Subscribers.Demand.none
+
+    @inlinable
+    init(subscription: CombiningSubscription, side: Int?) {
+      self.subscription = subscription
+      self.side = side
     }
-    while let event = events.popFirst() {
-      apply(event, side: side, owed: &owed)
+
+    @inlinable
+    mutating func apply(_ event: Event) {
+      subscription.apply(event, side: side, owed: &owed)
+    }
+
+    @inlinable
+    mutating func settle() -> Machine.Requests? {
+      subscription.settle(side: side, owed: &owed)
+    }
+
+    @inlinable
+    func restore(_ requests: Machine.Requests) {
+      subscription.machine.restore(requests)
     }
   }
 
-  /// Handles one event as the owner. An output it makes waits, for `pump`.
+  /// Handles one event as the owner. An output it makes waits, for `settle(side:owed:)`.
   @inlinable
   func apply(_ event: Event, side: Int?, owed: inout Subscribers.Demand) {
     switch event {
@@ -403,7 +429,7 @@ where Downstream.Input == Strategy.Output {
     // A merge asks for the next value as its output goes down, as Combine does, rather than
     // when the owner lets go: an upstream that drops what it cannot send (a subject) would
     // otherwise go without demand for longer. A synchronous upstream that delivers from inside
-    // `request` finds the subscription owned and leaves its value in the inbox.
+    // `request` finds the subscription owned and leaves its value in the queue.
     switch delivery.next {
     case .none:
       break

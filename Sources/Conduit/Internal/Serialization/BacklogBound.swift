@@ -4,7 +4,8 @@ import Synchronization
 /// The bound on a backlog of events that one thread delivers and others post: beyond `limit`
 /// events waiting, a thread that posts and is not itself delivering waits until the deliverer
 /// has brought the backlog down to half the limit, as Combine's senders wait on a subject's lock.
-/// `Serializer` (subjects) and `share(replay:)`'s subscribers keep it.
+/// `Serializer` (subjects, `merge`, `zip`, `combineLatest`) and `share(replay:)`'s subscribers
+/// keep it.
 ///
 /// It never deadlocks a sender:
 /// - A thread that is delivering for a `Serializer` (`isDelivering`) never waits for

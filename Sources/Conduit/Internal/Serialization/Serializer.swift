@@ -3,6 +3,7 @@ import Synchronization
 
 /// Serializes the delivery of events that several threads post: one thread at a time owns
 /// delivery and handles every event, in the order they were posted; the others post and leave.
+/// The subjects and the combining operators (`merge`, `zip`, `combineLatest`) deliver through it.
 /// It keeps `DeliveryOwnership`'s contract (claim, post, drain, give back), with a count of the
 /// deliveries owed in an atomic instead of a locked flag, and adds fairness and a bound:
 ///
@@ -116,30 +117,76 @@ struct Serializer<Event>: ~Copyable {
   /// request or a completion never waits.
   @inlinable
   func afterQueued(_ process: (Event) -> Void) {
+    _ = afterQueued(process, settle: Self.settled, restore: { _ in })
+  }
+
+  /// `afterQueued(_:)`, for an owner with work of its own (see `drain(missed:_:settle:restore:)`):
+  /// returns what `settle` handed over if this thread took over delivery and then gave it back.
+  @inlinable
+  func afterQueued<Pending>(
+    _ process: (Event) -> Void, settle: () -> Pending?, restore: (Pending) -> Void
+  ) -> Pending? {
     if succession.load(ordering: .relaxed) == Succession.offered {
-      succeed(process)
+      return succeed(process, settle: settle, restore: restore)
     } else if backlog.load(ordering: .relaxed) > BacklogBound.limit, !BacklogBound.isDelivering {
       bound.waitForRoom { backlog.load(ordering: .relaxed) }
     }
+    return nil
   }
 
   /// Gives delivery back after handling an event directly; handles whatever was posted meanwhile.
   @inlinable
   func endDirect(_ process: (Event) -> Void) {
-    if !owed.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged {
+    if !giveBackDirect() {
       drain(missed: 1, process)
     }
+  }
+
+  /// Gives delivery back after handling an event directly, unless something was posted
+  /// meanwhile: then the caller still owns delivery, and drains with `missed: 1`.
+  @inlinable @inline(__always)
+  func giveBackDirect() -> Bool {
+    owed.compareExchange(expected: 1, desired: 0, ordering: .releasing).exchanged
   }
 
   /// Handles the queue as the owner of delivery, owing `missed` deliveries, until it gives
   /// delivery back or hands it over.
   @inlinable
   func drain(missed: Int, _ process: (Event) -> Void) {
-    BacklogBound.whileDelivering { drainQueue(owed: missed, process) }
+    _ = drain(missed: missed, process, settle: Self.settled, restore: { _ in })
   }
 
+  /// `drain(missed:_:)`, for an owner with work of its own between events (the combining
+  /// operators deliver the outputs that events make): whenever the queue is empty, `settle` does
+  /// that work, stopping early once an event is queued (`hasQueued`), and hands over what is to
+  /// be done after delivery is given back (requests to upstreams, which a synchronous upstream
+  /// then answers on the uncontended path). If an event was posted meanwhile, the owner keeps
+  /// delivery, gives that back to `restore` and goes on. Returns what `settle` handed over last,
+  /// for the caller to do now that it has given delivery back, or `nil` when it handed delivery
+  /// over to a successor, which settles in its turn.
   @inlinable
-  func drainQueue(owed start: Int, _ process: (Event) -> Void) {
+  func drain<Pending>(
+    missed: Int, _ process: (Event) -> Void, settle: () -> Pending?, restore: (Pending) -> Void
+  ) -> Pending? {
+    var pending: Pending?
+    BacklogBound.whileDelivering {
+      pending = drainQueue(owed: missed, process, settle: settle, restore: restore)
+    }
+    return pending
+  }
+
+  /// The `settle` of an owner with no work of its own.
+  @inlinable
+  static func settled() -> Never? { nil }
+
+  /// Whether an event waits in the queue, for an owner's `settle` to stop at.
+  @inlinable
+  var hasQueued: Bool { backlog.load(ordering: .acquiring) > 0 }
+
+  @inlinable
+  func drainQueue<Pending>(
+    owed start: Int, _ process: (Event) -> Void, settle: () -> Pending?, restore: (Pending) -> Void
+  ) -> Pending? {
     var owes = start
     // Events handled in this drain, counted towards offering to hand over.
     var handled = 0
@@ -159,7 +206,7 @@ struct Serializer<Event>: ~Copyable {
           case Succession.none:
             succession.store(Succession.offered, ordering: .releasing)
           case Succession.claimed:
-            if handOver(events[index...], owed: owes) { return }
+            if handOver(events[index...], owed: owes) { return nil }
           default:
             break
           }
@@ -169,33 +216,37 @@ struct Serializer<Event>: ~Copyable {
         // Withdraw the offer before letting go; a thread that took it gets delivery instead.
         let (withdrawn, current) = succession.compareExchange(
           expected: Succession.offered, desired: Succession.none, ordering: .acquiringAndReleasing)
-        if !withdrawn && current == Succession.claimed && handOver([], owed: owes) { return }
+        if !withdrawn && current == Succession.claimed && handOver([], owed: owes) { return nil }
       }
+      let pending = settle()
       owes = owed.wrappingSubtract(owes, ordering: .acquiringAndReleasing).newValue
-      if owes == 0 { return }
+      if owes == 0 { return pending }
+      if let pending { restore(pending) }
     }
   }
 
   /// Takes an owner's offer to hand delivery over, if this thread may.
   @inlinable
-  func succeed(_ process: (Event) -> Void) {
+  func succeed<Pending>(
+    _ process: (Event) -> Void, settle: () -> Pending?, restore: (Pending) -> Void
+  ) -> Pending? {
     // A thread that is delivering never waits for another: two owners waiting for each other
     // would otherwise wait out their patience on every value.
     guard !BacklogBound.isDelivering,
       succession.compareExchange(
         expected: Succession.offered, desired: Succession.claimed, ordering: .acquiringAndReleasing
       ).exchanged
-    else { return }
+    else { return nil }
     if successorWake.wait(timeout: .now() + Self.patience) == .timedOut {
       let (withdrawn, _) = succession.compareExchange(
         expected: Succession.claimed, desired: Succession.none, ordering: .acquiringAndReleasing)
-      if withdrawn { return }
+      if withdrawn { return nil }
       // The owner handed over just as the wait ran out; its signal is on its way.
       successorWake.wait()
     }
     let owes = handedOverCount.load(ordering: .relaxed)
     succession.store(Succession.none, ordering: .relaxed)
-    drain(missed: owes, process)
+    return drain(missed: owes, process, settle: settle, restore: restore)
   }
 
   /// Gives delivery to the thread that claimed it, unless it has stopped waiting: what is left
