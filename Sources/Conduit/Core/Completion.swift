@@ -31,6 +31,14 @@ extension Subscribers.Completion {
     case .failure(let error): return .failure(transform(error))
     }
   }
+
+  /// Whether the stream finished rather than failed, for state machines that need not know the
+  /// error.
+  @inlinable
+  var isFinished: Bool {
+    if case .finished = self { return true }
+    return false
+  }
 }
 
 extension Subscribers.Completion: Encodable where Failure: Encodable {

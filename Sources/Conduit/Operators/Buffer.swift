@@ -68,8 +68,8 @@ extension Publishers.Buffer {
 ///
 /// Elements reach the downstream from the upstream's calls and from the downstream's requests,
 /// possibly on different threads; the call that claims `delivery` (see `DeliveryOwnership`) owns
-/// the downstream and asks `nextStep` what to deliver until there is nothing more it may deliver,
-/// where `nextStep` gives delivery back. The subscribing call owns it from the start, so that what
+/// the downstream and asks `nextDelivery` what to deliver until there is nothing more it may deliver,
+/// where `nextDelivery` gives delivery back. The subscribing call owns it from the start, so that what
 /// arrives before the downstream has its subscription waits. The buffered elements and the demand
 /// are kept beside the state, as every state before the end has them.
 struct BufferStateMachine<Input, Failure: Error> {
@@ -156,7 +156,7 @@ struct BufferStateMachine<Input, Failure: Error> {
   }
 
   /// What the owner of the downstream does next.
-  enum Step {
+  enum Delivery {
     case deliver(Input)
     case complete(Subscribers.Completion<Failure>, Released)
     /// The downstream cancelled while this call delivered: let it go.
@@ -282,7 +282,7 @@ struct BufferStateMachine<Input, Failure: Error> {
   /// Asked by the owner of the downstream, after adding the demand the last element returned:
   /// the next element while there is demand, then the completion once it is due: a finish when
   /// the buffer is empty and there is demand, a failure when either runs out.
-  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
     switch state {
     case .subscribed, .overflowing, .overflowed:
       demand += more
@@ -451,8 +451,8 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
     var more = initial
     var delivered = initialCount
     var refills = true
-    state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.nextStep(adding: more)
+    state.drain { state -> NextDelivery<Machine.Delivery> in
+      let step = state.nextDelivery(adding: more)
       switch step {
       case .deliver: return .perform(step)
       case .complete, .release: return .performAndStop(step)

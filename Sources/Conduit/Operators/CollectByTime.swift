@@ -186,7 +186,7 @@ struct CollectByTimeStateMachine<Input, Failure: Error> {
   }
 
   /// The owner's next step.
-  mutating func nextStep() -> NextDelivery<Work> {
+  mutating func nextDelivery() -> NextDelivery<Work> {
     switch phase {
     case .terminal:
       return .performAndStop(.release)
@@ -298,7 +298,7 @@ where Downstream.Input == [Input] {
     }
     if let (upstream, demand) = followup.request { upstream.request(demand) }
     guard followup.drains else { return }
-    state.drain({ $0.nextStep() }) { work in
+    state.drain({ $0.nextDelivery() }) { work in
       switch work {
       case .deliver(let group):
         let more = downstream?.receive(group) ?? .none

@@ -135,7 +135,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// What the owner of delivery does next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     case deliver(Input)
     /// Deliver the completion; the stream has ended.
     case complete(Subscribers.Completion<Failure>)
@@ -275,7 +275,7 @@ struct DebounceStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
   /// next element that came due, then the completion once the scheduler has run it.
   @inlinable
-  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
     switch state {
     case .subscribed, .completing, .completionDue:
       if case .subscribed = state { demand += more }
@@ -462,8 +462,8 @@ final class DebounceInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   func drain(more initial: Subscribers.Demand) {
     var more = initial
     var downstream: Downstream?
-    state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.machine.nextStep(adding: more)
+    state.drain { state -> NextDelivery<Machine.Delivery> in
+      let step = state.machine.nextDelivery(adding: more)
       switch step {
       case .deliver:
         downstream = state.downstream

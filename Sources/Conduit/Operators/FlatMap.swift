@@ -78,8 +78,8 @@ extension Publishers.FlatMap {
 /// value at a time, or for unlimited values once the downstream demand is unlimited, so at most
 /// one value per child waits in `backlog` for downstream demand. Values reach the downstream from
 /// the children and from the downstream's requests, possibly on different threads; the call that
-/// claims `delivery` (see `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do
-/// until there is nothing more, where `nextStep` gives delivery back. Others queue their value.
+/// claims `delivery` (see `DeliveryOwnership`) owns the downstream and asks `nextDelivery` what to do
+/// until there is nothing more, where `nextDelivery` gives delivery back. Others queue their value.
 ///
 /// At most `maxPublishers` children live at once: the upstream is asked for that many values at
 /// first, and for one more each time a child finishes before the upstream has.
@@ -125,7 +125,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
 
   /// What the owner of delivery does next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     // `replenish` names the child to ask for one more value: an existential in the payload
     // would make every copy of a step go through the runtime's generic enum witnesses.
     case deliver(Value, replenish: Int?)
@@ -242,7 +242,7 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// and drain; otherwise the value waits, or is dropped after the end. (A `Bool`, as the child
   /// is asked for nothing more either way.)
   ///
-  /// The upstream leaves through `replacement` rather than inside the result, as in `nextStep`.
+  /// The upstream leaves through `replacement` rather than inside the result, as in `nextDelivery`.
   @inlinable
   mutating func scalarValue(_ id: Int, _ value: Value, replacement: inout (any Subscription)?) -> Bool {
     guard phase.isActive else { return false }
@@ -375,9 +375,9 @@ struct FlatMapStateMachine<Input, NewPublisher: Publisher> {
   /// in the results of this and of `scalarValue`, "5 x flatMap { Just($0) }" costs 30 % more
   /// per value.
   @inlinable
-  mutating func nextStep(
+  mutating func nextDelivery(
     adding more: Subscribers.Demand, replacement: inout (any Subscription)?
-  ) -> (Step, [any Subscription]) {
+  ) -> (Delivery, [any Subscription]) {
     inDownstreamCall = false
     switch phase {
     case .awaitingSubscription, .subscribed, .outerFinished:
@@ -660,18 +660,18 @@ where
     perform(action.then)
   }
 
-  /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,
+  /// Runs while this call owns delivery: performs what the state machine's `nextDelivery` says,
   /// starting with the demand the downstream just returned.
   @inlinable
   func drain(more initial: Subscribers.Demand) {
     var more = initial
-    // The upstream leaves through a captured variable; see `FlatMapStateMachine.nextStep`.
+    // The upstream leaves through a captured variable; see `FlatMapStateMachine.nextDelivery`.
     var replacement: (any Subscription)?
     // The owner's loop of `DeliveryOwnership`, written out rather than run by `Locked.drain`:
     // through it, the loop of "5 x flatMap { Just($0) }, per value" is not inlined and destroys
     // its steps through generic witnesses.
     while true {
-      let (step, upgraded) = state.withLock { $0.nextStep(adding: more, replacement: &replacement) }
+      let (step, upgraded) = state.withLock { $0.nextDelivery(adding: more, replacement: &replacement) }
       for subscription in upgraded { subscription.request(.unlimited) }
       switch step {
       case .deliver(let value, let replenish):

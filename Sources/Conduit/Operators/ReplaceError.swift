@@ -103,12 +103,7 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Never {
   }
 
   func receive(completion: Subscribers.Completion<Failure>) {
-    let finished: Bool
-    switch completion {
-    case .finished: finished = true
-    case .failure: finished = false
-    }
-    switch machine.withLock({ $0.receive(finished: finished) }) {
+    switch machine.withLock({ $0.receive(finished: completion.isFinished) }) {
     case .none, .release:
       break
     case .finish(let targets):

@@ -63,8 +63,8 @@ extension Publishers.SwitchToLatest {
 /// new child is asked for exactly that much. Elements reach the downstream from the children and
 /// from the downstream's requests, possibly on different threads (a replaced child may still be
 /// delivering when the new one starts); the call that claims `delivery` (see
-/// `DeliveryOwnership`) owns the downstream and asks `nextStep` what to do until there is nothing
-/// more, where `nextStep` gives delivery back. Others queue their element in `backlog` for it.
+/// `DeliveryOwnership`) owns the downstream and asks `nextDelivery` what to do until there is nothing
+/// more, where `nextDelivery` gives delivery back. Others queue their element in `backlog` for it.
 @usableFromInline
 struct SwitchToLatestStateMachine<Value, Failure: Error> {
   @usableFromInline
@@ -133,15 +133,15 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   typealias Action = Phase.Action<Value, Value>
 
   /// What the owner of delivery does next, and whether it first hands the demand the downstream
-  /// returned to the latest child (whose subscription `nextStep` puts in `forward`). A `Bool`
+  /// returned to the latest child (whose subscription `nextDelivery` puts in `forward`). A `Bool`
   /// beside the step spares the owner reading the optional existential when there is nothing to
   /// forward, which is every step of an unlimited subscriber's.
   @usableFromInline
-  typealias Work = (step: Step, forwardsDemand: Bool)
+  typealias Work = (step: Delivery, forwardsDemand: Bool)
 
   /// What the owner of delivery delivers next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     case deliver(Value)
     case complete(Subscribers.Completion<Failure>)
     /// The stream was cancelled while this call delivered: let the downstream go.
@@ -347,7 +347,7 @@ struct SwitchToLatestStateMachine<Value, Failure: Error> {
   /// The latest child leaves through `forward` rather than inside the step: an existential in
   /// the lock's result costs 65 % per value on "5 x map { Just($0) }.switchToLatest()".
   @inlinable
-  mutating func nextStep(
+  mutating func nextDelivery(
     adding more: Subscribers.Demand, forwardingTo forward: inout (any Subscription)?
   ) -> NextDelivery<Work> {
     switch phase {
@@ -625,7 +625,7 @@ where
     action.perform { drain(more: .none) }
   }
 
-  /// Runs while this call owns delivery: performs what the state machine's `nextStep` says,
+  /// Runs while this call owns delivery: performs what the state machine's `nextDelivery` says,
   /// starting with the demand the downstream just returned.
   @inlinable
   func drain(more initial: Subscribers.Demand) {
@@ -636,7 +636,7 @@ where
     // `FlatMapInner.drain` writes it: through `Locked.drain`, the loop of "5 x map { Just($0) }
     // .switchToLatest(), per value" is not inlined.
     while true {
-      switch state.withLock({ $0.nextStep(adding: more, forwardingTo: &forward) }) {
+      switch state.withLock({ $0.nextDelivery(adding: more, forwardingTo: &forward) }) {
       case .perform(let work):
         more = perform(work, forwarding: more, to: &forward)
       case .performAndStop(let work):

@@ -106,7 +106,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// What the owner of delivery does next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     case deliver(Input)
     /// Deliver the completion, then let go of the upstream; the stream has ended.
     case complete(Subscribers.Completion<Failure>, releasing: (any Subscription)?)
@@ -265,7 +265,7 @@ struct ThrottleStateMachine<Input, Failure: Error, Time: Strideable> {
   /// Asked by the owner of delivery, after adding the demand the last element returned: the
   /// next element emitted, then the completion once an emission released it.
   @inlinable
-  mutating func nextStep(adding more: Subscribers.Demand) -> Step {
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> Delivery {
     switch state {
     case .subscribed, .completing, .completionDue:
       demand += more
@@ -407,8 +407,8 @@ final class ThrottleInner<Downstream: Subscriber, Context: Scheduler>: Subscribe
   func drain(more initial: Subscribers.Demand) {
     var more = initial
     var downstream: Downstream?
-    state.drain { state -> NextDelivery<Machine.Step> in
-      let step = state.machine.nextStep(adding: more)
+    state.drain { state -> NextDelivery<Machine.Delivery> in
+      let step = state.machine.nextDelivery(adding: more)
       switch step {
       case .deliver:
         downstream = state.downstream

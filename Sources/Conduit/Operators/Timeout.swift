@@ -168,10 +168,10 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
     @usableFromInline
     var forwardingTo: (any Subscription)?
     @usableFromInline
-    var step: Step
+    var step: Delivery
 
     @inlinable
-    init(forwardingTo: (any Subscription)?, _ step: Step) {
+    init(forwardingTo: (any Subscription)?, _ step: Delivery) {
       self.forwardingTo = forwardingTo
       self.step = step
     }
@@ -179,7 +179,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
 
   /// What the owner of delivery delivers next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     case deliver(Input)
     /// Deliver the completion, then let go of the upstream kept until then, if any; the stream
     /// has ended.
@@ -346,7 +346,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   /// completion: the upstream's once every element queued before it has gone (with the
   /// upstream, kept until then), the timeout's at once.
   @inlinable
-  mutating func nextStep(adding more: Subscribers.Demand) -> Work {
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> Work {
     switch state {
     case .subscribed, .completing:
       // The upstream is read out of the state only when there is demand to hand it.
@@ -384,7 +384,7 @@ struct TimeoutStateMachine<Input, Failure: Error, Time: Strideable> {
   @usableFromInline
   mutating func complete(
     with due: Subscribers.Completion<Failure>, releasing upstream: (any Subscription)?
-  ) -> Step {
+  ) -> Delivery {
     state = .terminal
     customError = nil
     return .complete(due, releasing: upstream)
@@ -568,7 +568,7 @@ final class TimeoutInner<Downstream: Subscriber, Context: Scheduler>: Subscriber
     var more = initial
     var downstream: Downstream?
     state.drain { state -> NextDelivery<Machine.Work> in
-      let work = state.machine.nextStep(adding: more)
+      let work = state.machine.nextDelivery(adding: more)
       switch work.step {
       case .deliver:
         downstream = state.downstream

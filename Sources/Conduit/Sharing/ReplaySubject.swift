@@ -267,7 +267,7 @@ final class ReplayConduit<Downstream: Subscriber>: Subscription, CustomStringCon
   @inlinable
   func drain(adding more: Subscribers.Demand) {
     var more = more
-    state.drain { machine -> NextDelivery<Machine.Step> in
+    state.drain { machine -> NextDelivery<Machine.Delivery> in
       let next = machine.nextDelivery(adding: more)
       if case .perform = next { bound.handledOne(left: machine.queue.count - capacity) }
       return next
@@ -350,7 +350,7 @@ struct ReplayConduitStateMachine<Downstream: Subscriber> {
 
   /// What the thread that delivers does next, after the lock.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     /// The receiver comes retained once, for the call after the lock.
     case value(Unmanaged<Receiver>, Output)
     /// The last call: the receiver is let go of after it.
@@ -502,7 +502,7 @@ struct ReplayConduitStateMachine<Downstream: Subscriber> {
   /// completion once nothing waits. When there is nothing to do it gives delivery back, except
   /// once the stream has ended.
   @inlinable
-  mutating func nextDelivery(adding more: Subscribers.Demand) -> NextDelivery<Step> {
+  mutating func nextDelivery(adding more: Subscribers.Demand) -> NextDelivery<Delivery> {
     if case .terminal = phase { return .stop }
     if more > 0 { demand += more }
     if !queue.isEmpty && demand > 0 {

@@ -15,7 +15,7 @@ struct BufferStateMachineTests {
       return machine
     }
     // The subscribing call owns the downstream until it has drained.
-    guard case .idle = machine.nextStep(adding: .none) else {
+    guard case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("a fresh buffer has nothing to deliver")
       return machine
     }
@@ -47,8 +47,9 @@ struct BufferStateMachineTests {
       Issue.record("a request claims the downstream")
       return
     }
-    guard case .deliver(1) = machine.nextStep(adding: .none), case .deliver(2) = machine.nextStep(adding: .none),
-      case .idle = machine.nextStep(adding: .none)
+    guard case .deliver(1) = machine.nextDelivery(adding: .none),
+      case .deliver(2) = machine.nextDelivery(adding: .none),
+      case .idle = machine.nextDelivery(adding: .none)
     else {
       Issue.record("the held elements go out in order, the third was dropped")
       return
@@ -63,21 +64,22 @@ struct BufferStateMachineTests {
   @Test func aFinishWaitsForDemandAndAnEmptyBuffer() {
     var machine = subscribed(size: 2, whenFull: .dropNewest)
     _ = machine.receive(1)
-    guard case .drain = machine.receive(completion: .finished), case .idle = machine.nextStep(adding: .none) else {
+    guard case .drain = machine.receive(completion: .finished), case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("the finish waits")
       return
     }
     _ = machine.request(.max(1))
-    guard case .deliver(1) = machine.nextStep(adding: .none), case .idle = machine.nextStep(adding: .none) else {
+    guard case .deliver(1) = machine.nextDelivery(adding: .none), case .idle = machine.nextDelivery(adding: .none)
+    else {
       Issue.record("the element goes first, and the finish waits for more demand")
       return
     }
     _ = machine.request(.max(1))
-    guard case .complete(.finished, _) = machine.nextStep(adding: .none) else {
+    guard case .complete(.finished, _) = machine.nextDelivery(adding: .none) else {
       Issue.record("the finish goes out with demand and an empty buffer")
       return
     }
-    guard case .release = machine.nextStep(adding: .none) else {
+    guard case .release = machine.nextDelivery(adding: .none) else {
       Issue.record("nothing after the end")
       return
     }
@@ -87,7 +89,7 @@ struct BufferStateMachineTests {
     var machine = subscribed(size: 2, whenFull: .dropNewest)
     _ = machine.receive(1)
     guard case .drain = machine.receive(completion: .failure(.failed)),
-      case .complete(.failure(.failed), let released) = machine.nextStep(adding: .none)
+      case .complete(.failure(.failed), let released) = machine.nextDelivery(adding: .none)
     else {
       Issue.record("a failure without demand goes out at once")
       return
@@ -115,13 +117,13 @@ struct BufferStateMachineTests {
       Issue.record("elements are ignored once the failure waits")
       return
     }
-    guard case .drain = machine.claimDelivery(refill: nil), case .idle = machine.nextStep(adding: .none) else {
+    guard case .drain = machine.claimDelivery(refill: nil), case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("the failure waits for a request, even for the owner of the delivery")
       return
     }
     _ = machine.request(.max(1))
-    guard case .deliver(1) = machine.nextStep(adding: .none),
-      case .complete(.failure(.full), _) = machine.nextStep(adding: .none)
+    guard case .deliver(1) = machine.nextDelivery(adding: .none),
+      case .complete(.failure(.full), _) = machine.nextDelivery(adding: .none)
     else {
       Issue.record("the buffered element, then the failure")
       return
@@ -162,8 +164,8 @@ struct BufferStateMachineTests {
     }
     _ = machine.overflowed(with: makeError())
     #expect(machine.completion == .failure(.full))
-    guard case .drain = machine.request(.max(1)), case .deliver(1) = machine.nextStep(adding: .none),
-      case .complete(.failure(.full), let released) = machine.nextStep(adding: .none)
+    guard case .drain = machine.request(.max(1)), case .deliver(1) = machine.nextDelivery(adding: .none),
+      case .complete(.failure(.full), let released) = machine.nextDelivery(adding: .none)
     else {
       Issue.record("the buffered element, then the failure")
       return

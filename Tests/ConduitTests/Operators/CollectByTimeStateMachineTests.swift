@@ -18,7 +18,7 @@ struct CollectByTimeStateMachineTests {
   private func drain(_ machine: inout Machine) -> [String] {
     var steps: [String] = []
     while true {
-      switch machine.nextStep() {
+      switch machine.nextDelivery() {
       case .perform(let work):
         steps.append(describe(work))
       case .performAndStop(let work):

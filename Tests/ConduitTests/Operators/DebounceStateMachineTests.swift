@@ -12,7 +12,7 @@ struct DebounceStateMachineTests {
     var machine = Machine()
     #expect(machine.receive(subscription: SpySubscription()) == true)
     // The subscribing call owns the downstream until it has drained.
-    guard case .idle = machine.nextStep(adding: .none) else {
+    guard case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("a fresh debounce has nothing to deliver")
       return machine
     }
@@ -126,9 +126,9 @@ struct DebounceStateMachineTests {
     }
     let third = receive(&machine, 3, deadline: 30).timer!
     _ = fire(&machine, third, at: 30)
-    guard case .deliver(2) = machine.nextStep(adding: .none),
-      case .deliver(3) = machine.nextStep(adding: .none),
-      case .idle = machine.nextStep(adding: .none)
+    guard case .deliver(2) = machine.nextDelivery(adding: .none),
+      case .deliver(3) = machine.nextDelivery(adding: .none),
+      case .idle = machine.nextDelivery(adding: .none)
     else {
       Issue.record("the waiting elements go out in order")
       return
@@ -157,7 +157,7 @@ struct DebounceStateMachineTests {
       return
     }
     #expect(machine.completionCameDue() == true)
-    guard case .complete(let completion) = machine.nextStep(adding: .none) else {
+    guard case .complete(let completion) = machine.nextDelivery(adding: .none) else {
       Issue.record("the completion goes out once the scheduler ran it")
       return
     }

@@ -65,9 +65,9 @@ struct FlatMapStateMachineTests {
     let request = machine.request(.max(1))
     #expect(request.drains)
     var replacement: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "deliver 1 replenishing 0")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "deliver 1 replenishing 0")
     #expect(same(machine.childValueDelivered(0), child))
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "idle")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "idle")
     #expect(machine.demand == Subscribers.Demand.none)
   }
 
@@ -81,9 +81,9 @@ struct FlatMapStateMachineTests {
     #expect(machine.demand == Subscribers.Demand.none)
     #expect(describe(machine.childValue(1, 3)) == "queued")
     var replacement: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "deliver 2")
-    #expect(describe(machine.nextStep(adding: .max(1), replacement: &replacement)) == "deliver 3 replenishing 1")
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "idle")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "deliver 2")
+    #expect(describe(machine.nextDelivery(adding: .max(1), replacement: &replacement)) == "deliver 3 replenishing 1")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "idle")
     #expect(!machine.inDownstreamCall)
   }
 
@@ -95,11 +95,11 @@ struct FlatMapStateMachineTests {
     #expect(machine.transform == nil)
     #expect(machine.outerValue() == nil)
     var replacement: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "idle")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "idle")
     #expect(describe(childCompletion(&machine, 0, .finished, replacement: &replacement)) == "drain")
     #expect(replacement == nil)
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "complete finished")
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "release")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "complete finished")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "release")
   }
 
   @Test func aFinishedChildIsReplacedFromTheUpstreamOnlyWhenChildrenAreBounded() {
@@ -129,7 +129,7 @@ struct FlatMapStateMachineTests {
     }
     #expect(describe(machine.childValue(0, 2)) == "drop")
     #expect(machine.outerValue() == nil)
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "complete failure")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "complete failure")
     #expect(describe(machine.cancel()) == "none")
   }
 
@@ -157,7 +157,7 @@ struct FlatMapStateMachineTests {
     #expect(describe(machine.cancel()) == "none")
     #expect(machine.childValueDelivered(0) == nil)
     var replacement: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .max(1), replacement: &replacement)) == "release")
+    #expect(describe(machine.nextDelivery(adding: .max(1), replacement: &replacement)) == "release")
   }
 
   @Test func aScalarValueWithoutDemandWaitsAndItsChildFinishesAtOnce() {
@@ -172,8 +172,8 @@ struct FlatMapStateMachineTests {
     #expect(machine.scalarChildren == 0)
     #expect(machine.request(.max(1)).drains)
     replacement = nil
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "deliver 5")
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "idle")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "deliver 5")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "idle")
     #expect(replacement == nil)
   }
 
@@ -187,7 +187,7 @@ struct FlatMapStateMachineTests {
     #expect(replacement == nil)
     #expect(machine.scalarChildren == 1)
     #expect(describe(machine.outerCompletion(.finished)) == "detach 0")
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "complete finished")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "complete finished")
     #expect(machine.scalarChildren == 0)
   }
 
@@ -198,9 +198,9 @@ struct FlatMapStateMachineTests {
     _ = machine.outerValue()
     var replacement: (any Subscription)?
     _ = machine.scalarValue(0, 5, replacement: &replacement)
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "request replacement")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "request replacement")
     #expect(same(replacement, upstream))
-    #expect(describe(machine.nextStep(adding: .none, replacement: &replacement)) == "idle")
+    #expect(describe(machine.nextDelivery(adding: .none, replacement: &replacement)) == "idle")
   }
 
   @Test func aScalarChildThatFinishesWithoutAValueClaimsDelivery() {
@@ -236,7 +236,7 @@ private func describe(_ action: Machine.Action) -> String {
   }
 }
 
-private func describe(_ step: (Machine.Step, [any Subscription])) -> String {
+private func describe(_ step: (Machine.Delivery, [any Subscription])) -> String {
   switch step.0 {
   case .deliver(let value, let replenish): "deliver \(value)" + (replenish.map { " replenishing \($0)" } ?? "")
   case .complete(.finished): "complete finished"

@@ -102,7 +102,7 @@ struct ScheduledDeliveryStateMachineTests {
   }
 }
 
-private func describe(_ step: ScheduledDeliveryStateMachine<Int, Oops>.Step) -> String {
+private func describe(_ step: ScheduledDeliveryStateMachine<Int, Oops>.Delivery) -> String {
   switch step {
   case .deliver(let value): return "deliver \(value)"
   case .complete(.finished): return "complete finished"

@@ -74,10 +74,10 @@ struct SwitchToLatestStateMachineTests {
       Issue.record("with an element waiting, the owner drains")
       return
     }
-    #expect(describe(machine.nextStep(adding: .max(1), forwardingTo: &forward)) == "perform deliver 2, forwarding")
+    #expect(describe(machine.nextDelivery(adding: .max(1), forwardingTo: &forward)) == "perform deliver 2, forwarding")
     #expect(forward != nil)
     forward = nil
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop idle")
     #expect(machine.demand == .max(2))
     guard case .deliver = machine.childValue(0, 3) else {
       Issue.record("delivery was given back, so the next element claims it")
@@ -105,8 +105,8 @@ struct SwitchToLatestStateMachineTests {
     #expect(outerValue(&machine, cancelling: &previous) == nil)
     #expect(describe(machine.childCompletion(0, .finished)) == "drain")
     var forward: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop complete finished")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop release")
     #expect(describe(machine.cancel()) == "none")
   }
 
@@ -119,7 +119,7 @@ struct SwitchToLatestStateMachineTests {
     if case .detach(let detached, _) = action { #expect(same(detached.cancelled.first, upstream)) }
     #expect(describe(machine.childCompletion(0, .failure(Oops()))) == "none")
     var forward: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete failure")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop complete failure")
   }
 
   @Test func aReplacedChildsCompletionIsIgnored() {
@@ -151,7 +151,7 @@ struct SwitchToLatestStateMachineTests {
     }
     #expect(describe(machine.cancel()) == "none")
     var forward: (any Subscription)?
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop release")
   }
 
   @Test func aCancelWhileAnotherCallDeliversLeavesTheDownstreamToThatCall() {
@@ -164,7 +164,7 @@ struct SwitchToLatestStateMachineTests {
       Issue.record("after the cancel, the owner drains to let the downstream go")
       return
     }
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop release")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop release")
   }
 
   @Test func aScalarValueWaitsForDemandAndItsChildFinishesOnceDelivered() {
@@ -177,10 +177,10 @@ struct SwitchToLatestStateMachineTests {
     #expect(describe(request(&machine, .max(1), forwardingTo: &forward)) == "deliver 2")
     #expect(forward == nil)
     #expect(machine.currentID == 1)
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop idle")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop idle")
     #expect(machine.currentID == nil)
     #expect(describe(machine.outerCompletion(.finished)) == "drain")
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop complete finished")
   }
 
   @Test func theUpstreamsFinishWaitsBehindAScalarValueQueuedForTheOwner() {
@@ -191,8 +191,8 @@ struct SwitchToLatestStateMachineTests {
     #expect(describe(machine.outerScalar(.value(1))) == "deliver 1")
     #expect(describe(machine.outerScalar(.value(2))) == "none")
     #expect(describe(machine.outerCompletion(.finished)) == "none")
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "perform deliver 2")
-    #expect(describe(machine.nextStep(adding: .none, forwardingTo: &forward)) == "stop complete finished")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "perform deliver 2")
+    #expect(describe(machine.nextDelivery(adding: .none, forwardingTo: &forward)) == "stop complete finished")
   }
 
   @Test func aScalarChildWithoutAValueCompletesAsASubscribedOneWould() {
@@ -235,7 +235,7 @@ private func describe(_ work: Machine.Work) -> String {
   describe(work.step) + (work.forwardsDemand ? ", forwarding" : "")
 }
 
-private func describe(_ step: Machine.Step) -> String {
+private func describe(_ step: Machine.Delivery) -> String {
   switch step {
   case .deliver(let value): "deliver \(value)"
   case .complete(.finished): "complete finished"

@@ -11,7 +11,7 @@ struct ThrottleStateMachineTests {
   private func subscribed(interval: Int = 500, latest: Bool, demand: Subscribers.Demand = .unlimited) -> Machine {
     var machine = Machine(interval: interval, latest: latest)
     #expect(machine.receive(subscription: SpySubscription()) == true)
-    guard case .idle = machine.nextStep(adding: .none) else {
+    guard case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("a fresh throttle has nothing to deliver")
       return machine
     }
@@ -22,7 +22,7 @@ struct ThrottleStateMachineTests {
   /// Everything the owner of delivery would deliver now.
   private func drained(_ machine: inout Machine) -> [Int] {
     var delivered: [Int] = []
-    while case .deliver(let value) = machine.nextStep(adding: .none) {
+    while case .deliver(let value) = machine.nextDelivery(adding: .none) {
       delivered.append(value)
     }
     return delivered
@@ -106,8 +106,8 @@ struct ThrottleStateMachineTests {
     // Elements after the completion are ignored.
     guard case .release(.some(2)) = machine.receive(2, at: 1) else { return }
     #expect(machine.emit(at: nil) == true)
-    guard case .deliver(1) = machine.nextStep(adding: .none),
-      case .complete(.finished, _) = machine.nextStep(adding: .none)
+    guard case .deliver(1) = machine.nextDelivery(adding: .none),
+      case .complete(.finished, _) = machine.nextDelivery(adding: .none)
     else {
       Issue.record("the element, then the completion")
       return
@@ -128,7 +128,7 @@ struct ThrottleStateMachineTests {
     }
     #expect(machine.upstream != nil, "the upstream is kept while the completion waits")
     #expect(machine.emit(at: nil) == true)
-    guard case .complete(let completion, let released) = machine.nextStep(adding: .none) else {
+    guard case .complete(let completion, let released) = machine.nextDelivery(adding: .none) else {
       Issue.record("the failure goes out, and the upstream with it")
       return
     }

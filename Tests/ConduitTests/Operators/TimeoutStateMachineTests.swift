@@ -12,7 +12,7 @@ struct TimeoutStateMachineTests {
     var machine = Machine(customError: customError)
     let timer = machine.receive(subscription: SpySubscription(), deadline: deadline)
     #expect(timer != nil)
-    guard case .idle = machine.nextStep(adding: .none).step else {
+    guard case .idle = machine.nextDelivery(adding: .none).step else {
       Issue.record("a fresh timeout has nothing to deliver")
       return (machine, timer ?? 0)
     }
@@ -32,7 +32,7 @@ struct TimeoutStateMachineTests {
   private func drained(_ machine: inout Machine) -> [Int?] {
     var delivered: [Int?] = []
     while true {
-      switch machine.nextStep(adding: .none).step {
+      switch machine.nextDelivery(adding: .none).step {
       case .deliver(let value): delivered.append(value)
       case .complete: delivered.append(nil)
       case .idle: return delivered
@@ -106,7 +106,7 @@ struct TimeoutStateMachineTests {
     #expect(receive(&machine, 2, deadline: 30) == (false, nil))
     #expect(machine.deliveryCameDue() == false)
     #expect(machine.timedOut(with: .failure(makeError())) == true)
-    guard case .complete(let completion, releasing: nil) = machine.nextStep(adding: .none).step else {
+    guard case .complete(let completion, releasing: nil) = machine.nextDelivery(adding: .none).step else {
       Issue.record("the timeout's failure goes out")
       return
     }
@@ -117,10 +117,10 @@ struct TimeoutStateMachineTests {
     var (machine, _) = subscribed()
     _ = machine.receive(1, deadline: 14)
     #expect(machine.deliveryCameDue() == true)
-    let delivering = machine.nextStep(adding: .none)
+    let delivering = machine.nextDelivery(adding: .none)
     guard case .deliver = delivering.step else { return }
     #expect(delivering.forwardingTo == nil)
-    let idle = machine.nextStep(adding: .max(1))
+    let idle = machine.nextDelivery(adding: .max(1))
     guard case .idle = idle.step else { return }
     #expect(idle.forwardingTo != nil)
   }

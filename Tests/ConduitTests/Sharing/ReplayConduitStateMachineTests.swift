@@ -176,7 +176,7 @@ private func values(_ dropped: Machine.Dropped) -> [Int] {
 }
 
 /// A short description of the next delivery; releases the receiver that a value comes with.
-private func describe(_ next: NextDelivery<Machine.Step>) -> String {
+private func describe(_ next: NextDelivery<Machine.Delivery>) -> String {
   switch next {
   case .perform(.value(let receiver, let value)):
     receiver.release()

@@ -378,12 +378,8 @@ where Downstream.Input == Strategy.Output {
         subscription.cancel()
       }
     case .completion(let completion, let index):
-      let finished: Bool
-      switch completion {
-      case .finished: finished = true
-      case .failure: finished = false
-      }
-      perform(machine.completion(finished: finished, at: index), failure: completion, side: side, owed: &owed)
+      perform(
+        machine.completion(finished: completion.isFinished, at: index), failure: completion, side: side, owed: &owed)
     case .demand(let more):
       owed += machine.demand(more, side: side)
     case .cancel:

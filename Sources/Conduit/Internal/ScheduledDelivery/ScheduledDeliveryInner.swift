@@ -99,7 +99,7 @@ class ScheduledDeliveryInner<Downstream: Subscriber, Context: Scheduler>: Subscr
 
   /// Performs `first`, then every step the machine gives the owner after it.
   @inlinable
-  final func drain(_ first: Machine.Step) {
+  final func drain(_ first: Machine.Delivery) {
     var step = first
     while true {
       switch step {

@@ -15,7 +15,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
 
   /// What the owner of delivery does next.
   @usableFromInline
-  enum Step {
+  enum Delivery {
     case deliver(Input)
     case complete(Subscribers.Completion<Failure>)
     /// Ended: let go of the downstream, and keep delivery for good.
@@ -83,7 +83,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
 
   /// A scheduled run starts.
   @inlinable
-  mutating func run() -> Step {
+  mutating func run() -> Delivery {
     guard delivery.claim() else {
       owedRuns += 1
       return .idle
@@ -93,7 +93,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
 
   /// The owner finished one step: what it owes next, or nothing (it then gives delivery back).
   @inlinable
-  mutating func stepDone() -> Step {
+  mutating func stepDone() -> Delivery {
     if case .terminal = phase { return .release }
     guard owedRuns > 0 else {
       delivery.giveBack()
@@ -128,7 +128,7 @@ struct ScheduledDeliveryStateMachine<Input, Failure: Error> {
   }
 
   @inlinable
-  mutating func take() -> Step {
+  mutating func take() -> Delivery {
     if case .terminal = phase { return .release }
     if let value = values.popFirst() { return .deliver(value) }
     if let completion {
