@@ -39,6 +39,25 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
     var callsRunning = 0
     var violations: [String] = []
     var onValue: ((Input) -> Void)?
+    /// How many values `next(_:timeout:)` has handed out.
+    var taken = 0
+    /// The `next(_:timeout:)` and `completion(timeout:)` calls waiting, oldest first.
+    var waiters: [Waiter] = []
+    var nextWaiterID = 0
+  }
+
+  /// An `async` call waiting for events: `poll` answers, under the lock, whether it is done (and
+  /// how to resume it, after the lock); `timer` ends it after its timeout.
+  private struct Waiter {
+    let id: Int
+    let poll: (inout State, _ ending: WaitEnding?) -> (() -> Void)?
+    var timer: Task<Void, Never>?
+  }
+
+  /// Why a waiting call ends without what it waited for.
+  private enum WaitEnding {
+    case timedOut(Duration)
+    case cancelled
   }
 
   // Guarded by its own lock.
@@ -66,17 +85,12 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
   /// The values received, in order.
   public var values: [Input] {
-    withState { state in
-      state.events.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
-    }
+    withState { Self.values(in: $0.events) }
   }
 
   /// The completion, once received.
   public var completion: Subscribers.Completion<Failure>? {
-    withState { state in
-      for case .completion(let completion) in state.events { return completion }
-      return nil
-    }
+    withState { Self.completion(in: $0.events) }
   }
 
   /// How many subscriptions were received (a correct publisher sends exactly one).
@@ -141,6 +155,7 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       state.callsRunning += 1
       return state.onValue
     }
+    wakeWaiters()
     action?(input)
     withState { $0.callsRunning -= 1 }
     return demandPerValue
@@ -158,10 +173,190 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
       state.subscription = nil
       state.onValue = nil
     }
+    wakeWaiters()
   }
 
   private func withState<R>(_ body: (inout State) -> R) -> R {
     state.withLock(body)
+  }
+
+  // MARK: Waiting
+
+  /// Returns the next `count` values that no earlier call took, once they have arrived.
+  ///
+  /// Waits without blocking a thread, in Swift Testing and XCTest async tests alike, for at most
+  /// `timeout` of real time. Throws a ``TestSubscriberWaitError`` that says what arrived instead
+  /// when the stream completes first, or the timeout passes; and `CancellationError` when the
+  /// waiting task is cancelled. Calls made one after another take values in turn.
+  ///
+  /// This is an extension to Combine.
+  ///
+  /// ```swift
+  /// let recorder = subject.record()
+  /// subject.send(1)
+  /// subject.send(2)
+  /// #expect(try await recorder.next(2) == [1, 2])
+  /// ```
+  public func next(_ count: Int = 1, timeout: Duration = .seconds(1)) async throws -> [Input] {
+    precondition(count >= 0, "next(\(count)): ask for zero or more values")
+    return try await wait(timeout: timeout, describing: "next(\(count))") { state in
+      let arrived = Self.values(in: state.events)
+      let waiting = arrived.count - state.taken
+      if waiting >= count {
+        defer { state.taken += count }
+        return .success(Array(arrived[state.taken..<state.taken + count]))
+      }
+      guard let completion = Self.completion(in: state.events) else { return nil }
+      return .failure(
+        TestSubscriberWaitError(
+          reason: .completed,
+          description:
+            "next(\(count)): the stream \(Self.describe(completion)) after \(waiting) of the \(count) values asked for: \(Array(arrived[state.taken...]))"
+        ))
+    }
+  }
+
+  /// Returns the completion, once it has arrived.
+  ///
+  /// Waits without blocking a thread for at most `timeout` of real time; throws a
+  /// ``TestSubscriberWaitError`` that says what arrived instead when the timeout passes, and
+  /// `CancellationError` when the waiting task is cancelled.
+  ///
+  /// This is an extension to Combine.
+  ///
+  /// ```swift
+  /// let recorder = [1, 2].publisher.record()
+  /// #expect(try await recorder.completion() == .finished)
+  /// ```
+  public func completion(timeout: Duration = .seconds(1)) async throws -> Subscribers.Completion<Failure> {
+    try await wait(timeout: timeout, describing: "completion") { state in
+      Self.completion(in: state.events).map { .success($0) }
+    }
+  }
+
+  /// Waits until `attempt` answers, under the lock, with what the call returns or throws; `nil`
+  /// while it cannot tell yet.
+  private func wait<Value>(
+    timeout: Duration, describing call: String,
+    _ attempt: @escaping (inout State) -> Result<Value, TestSubscriberWaitError>?
+  ) async throws -> Value {
+    let id = withState { state -> Int in
+      defer { state.nextWaiterID += 1 }
+      return state.nextWaiterID
+    }
+    let handoff = try await withTaskCancellationHandler {
+      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Handoff<Value>, any Error>) in
+        let poll = { (state: inout State, ending: WaitEnding?) -> (() -> Void)? in
+          switch attempt(&state) {
+          case .success(let value)?:
+            return { continuation.resume(returning: Handoff(value: value)) }
+          case .failure(let error)?:
+            return { continuation.resume(throwing: error) }
+          case nil:
+            switch ending {
+            case nil:
+              return nil
+            case .cancelled:
+              return { continuation.resume(throwing: CancellationError()) }
+            case .timedOut(let timeout):
+              let error = TestSubscriberWaitError(
+                reason: .timedOut,
+                description:
+                  "\(call): nothing more arrived within \(timeout); not yet taken: \(Self.values(in: state.events).dropFirst(state.taken).map { $0 }), completion: \(Self.completion(in: state.events).map(Self.describe) ?? "none")"
+              )
+              return { continuation.resume(throwing: error) }
+            }
+          }
+        }
+        let ready = withState { state -> (() -> Void)? in
+          if let ready = poll(&state, nil) { return ready }
+          // A cancel that came before this call was waiting found nothing to end.
+          if Task.isCancelled { return poll(&state, .cancelled) }
+          state.waiters.append(Waiter(id: id, poll: poll, timer: nil))
+          return nil
+        }
+        if let ready {
+          ready()
+          return
+        }
+        // The timer holds the subscriber weakly, and is cancelled as soon as the call is
+        // answered, so that a finished test keeps nothing alive.
+        let timer = Task { [weak self] in
+          do {
+            try await Task.sleep(for: timeout)
+          } catch {
+            return
+          }
+          self?.endWaiter(id, .timedOut(timeout))
+        }
+        let answered = withState { state -> Bool in
+          guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return true }
+          state.waiters[index].timer = timer
+          return false
+        }
+        if answered { timer.cancel() }
+      }
+    } onCancel: {
+      endWaiter(id, .cancelled)
+    }
+    return handoff.value
+  }
+
+  /// Carries what a waiting call returns from the thread that delivered it to the waiting task:
+  /// `@unchecked`, as the values need not be `Sendable`; the task is the only one to see them.
+  private struct Handoff<Value>: @unchecked Sendable {
+    let value: Value
+  }
+
+  /// Answers the waiting calls that the events so far satisfy, oldest first.
+  private func wakeWaiters() {
+    let answers = withState { state -> [(() -> Void, Task<Void, Never>?)] in
+      guard !state.waiters.isEmpty else { return [] }
+      var answers: [(() -> Void, Task<Void, Never>?)] = []
+      var index = 0
+      while index < state.waiters.count {
+        if let answer = state.waiters[index].poll(&state, nil) {
+          answers.append((answer, state.waiters[index].timer))
+          state.waiters.remove(at: index)
+        } else {
+          index += 1
+        }
+      }
+      return answers
+    }
+    for (answer, timer) in answers {
+      timer?.cancel()
+      answer()
+    }
+  }
+
+  /// Ends waiting call `id`, if it still waits, because of `ending`.
+  private func endWaiter(_ id: Int, _ ending: WaitEnding) {
+    let answer = withState { state -> (() -> Void, Task<Void, Never>?)? in
+      guard let index = state.waiters.firstIndex(where: { $0.id == id }),
+        let answer = state.waiters[index].poll(&state, ending)
+      else { return nil }
+      return (answer, state.waiters.remove(at: index).timer)
+    }
+    guard let (answer, timer) = answer else { return }
+    timer?.cancel()
+    answer()
+  }
+
+  private static func values(in events: [Event]) -> [Input] {
+    events.compactMap { if case .value(let value) = $0 { return value } else { return nil } }
+  }
+
+  private static func completion(in events: [Event]) -> Subscribers.Completion<Failure>? {
+    for case .completion(let completion) in events { return completion }
+    return nil
+  }
+
+  private static func describe(_ completion: Subscribers.Completion<Failure>) -> String {
+    switch completion {
+    case .finished: return "finished"
+    case .failure(let error): return "failed with \(error)"
+    }
   }
 
 }
