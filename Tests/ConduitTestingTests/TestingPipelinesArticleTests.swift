@@ -92,6 +92,23 @@ struct TestingPipelinesArticleTests {
   /// "Check for leaks with Swift Testing": a model whose sink captures it strongly is reported,
   /// by its type and the line where it was tracked, ahead of the framework objects its pipeline
   /// keeps alive.
+  /// "Await what a pipeline on real queues sends".
+  @Test func theUppercasedQueriesArriveOnTheDeliveryQueue() async throws {
+    let queries = PassthroughSubject<String, Never>()
+    let recorder =
+      queries
+      .map { $0.uppercased() }
+      .receive(on: DispatchQueue(label: "delivery"))
+      .record()
+
+    queries.send("con")
+    queries.send("conduit")
+    #expect(try await recorder.next(2) == ["CON", "CONDUIT"])
+
+    queries.send(completion: .finished)
+    #expect(try await recorder.completion() == .finished)
+  }
+
   @Test func aModelThatCapturesItselfIsReported() {
     weak var escaped: LeakingSearchModel?
     var trackedLine = 0
