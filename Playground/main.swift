@@ -25,6 +25,7 @@ let pages: [Page] = [
   .searchAsYouType,
   .throttling,
   .timeouts,
+  .marbles,
   .receiveOn,
   .bridging,
   .observableModels,

@@ -55,6 +55,19 @@ struct TestingPipelinesArticleTests {
   }
 
   /// "Record what a publisher sends": a `TestSubscriber` that asks for one value at a time.
+  @Test func aBurstOfTypingSearchesOnceForItsLastQuery() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let typed = scheduler.cold(
+      "-ab---c-de----|",
+      values: ["a": "c", "b": "co", "c": "con", "d": "cond", "e": "conduit"],
+      frame: frame)
+    let searched = typed.debounce(for: .milliseconds(300), scheduler: scheduler)
+    #expect(
+      scheduler.marbles(of: searched, values: ["b": "co", "e": "conduit"], frame: frame, frames: 20)
+        == "-----b------e-|")
+  }
+
   @Test func aSubscriberThatAsksForOneValueAtATime() {
     let scheduler = DispatchQueue.test
     let queries = PassthroughSubject<String, Never>()

@@ -6,6 +6,16 @@ import Testing
 
 @Suite(.leakChecked)
 struct CollectByTimeTests {
+  @Test func marblesEachTickPublishesWhatCameSinceTheLastAndTheFinishFlushesTheRest() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let clicks = scheduler.cold("-ab-c--d|", values: ["a": 1, "b": 2, "c": 3, "d": 4], frame: frame)
+    let groups = clicks.collect(.byTime(scheduler, .milliseconds(300)))
+    #expect(
+      scheduler.marbles(of: groups, values: ["x": [1, 2], "y": [3], "z": [4]], frame: frame, frames: 15)
+        == "---x--y-(z|)")
+  }
+
   @Test func publishesWhatArrivedInEachWindow() {
     let scheduler = DispatchQueue.test
     let subject = PassthroughSubject<Int, Never>()

@@ -8,6 +8,15 @@ import Testing
 /// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct DebounceTests {
+  @Test func marblesOnlyTheLastElementOfEachBurstGoesOutAfterTheQuietPeriod() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5]
+    let keystrokes = scheduler.hot("-ab---c-de----|", values: values, frame: frame)
+    let debounced = keystrokes.debounce(for: .milliseconds(300), scheduler: scheduler)
+    #expect(scheduler.marbles(of: debounced, values: values, frame: frame, frames: 20) == "-----b------e-|")
+  }
+
   @Test func anElementGoesOutOnceTheQuietPeriodHasPassed() {
     let scheduler = DispatchQueue.test
     let upstream = PassthroughSubject<Int, Oops>()

@@ -6,6 +6,21 @@ import Testing
 
 @Suite(.leakChecked)
 struct DelayTests {
+  @Test func marblesElementsAndTheCompletionAFailureTooComeOneIntervalLater() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let values: [Character: Int] = ["a": 1, "b": 2]
+    let finishing = scheduler.cold("-a(ab)|", values: values, frame: frame)
+    let failing = scheduler.cold("ab#", values: values, failure: Oops(), frame: frame)
+    let delay = DispatchQueue.SchedulerTimeType.Stride.milliseconds(200)
+    #expect(
+      scheduler.marbles(of: finishing.delay(for: delay, scheduler: scheduler), values: values, frame: frame, frames: 10)
+        == "---a(ab)|")
+    #expect(
+      scheduler.marbles(of: failing.delay(for: delay, scheduler: scheduler), values: values, frame: frame, frames: 10)
+        == "--ab#")
+  }
+
   @Test func everyValueAndTheCompletionAreShiftedByTheInterval() {
     let scheduler = DispatchQueue.test
     let subject = PassthroughSubject<Int, Never>()

@@ -8,6 +8,17 @@ import Testing
 /// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct ThrottleTests {
+  @Test func marblesTheFirstElementAtOnceThenOnePerIntervalTheLatestOrTheFirst() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let values: [Character: Int] = ["a": 1, "b": 2, "c": 3, "d": 4, "e": 5]
+    let scrolls = scheduler.cold("-abc-d---e|", values: values, frame: frame)
+    let latest = scrolls.throttle(for: .milliseconds(300), scheduler: scheduler, latest: true)
+    let first = scrolls.throttle(for: .milliseconds(300), scheduler: scheduler, latest: false)
+    #expect(scheduler.marbles(of: latest, values: values, frame: frame, frames: 15) == "-a--c--d--(e|)")
+    #expect(scheduler.marbles(of: first, values: values, frame: frame, frames: 15) == "-a--b--d--(e|)")
+  }
+
   /// Sends -1 at 0, 1 at 100, 2 at 200, 3 at 600, 4 at 700, 5 at 900 and 6 at 1200 ms through a
   /// throttle of 500 ms, and returns what went out.
   private func throttledScript(latest: Bool) -> [Int] {

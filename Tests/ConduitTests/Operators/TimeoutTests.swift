@@ -8,6 +8,17 @@ import Testing
 /// generous bounds on a real `DispatchQueue`.
 @Suite(.leakChecked)
 struct TimeoutTests {
+  @Test func marblesAQuietIntervalCountedFromTheLastElementEndsTheStream() {
+    let scheduler = DispatchQueue.test
+    let frame: DispatchQueue.SchedulerTimeType.Stride = .milliseconds(100)
+    let values: [Character: Int] = ["a": 1, "b": 2]
+    let slow = scheduler.cold("-a-b------|", values: values, failure: Oops(), frame: frame)
+    let failing = slow.timeout(.milliseconds(300), scheduler: scheduler, customError: { Oops() })
+    let finishing = slow.timeout(.milliseconds(300), scheduler: scheduler)
+    #expect(scheduler.marbles(of: failing, values: values, frame: frame, frames: 15) == "-a-b--#")
+    #expect(scheduler.marbles(of: finishing, values: values, frame: frame, frames: 15) == "-a-b--|")
+  }
+
   @Test func aQuietIntervalFailsWithTheCustomErrorAndCancelsTheUpstream() {
     let scheduler = DispatchQueue.test
     let upstream = HandDrivenUpstream<Int, Oops>()
