@@ -167,15 +167,35 @@ struct TestSchedulerClockTests {
     try await sleeper.value
   }
 
+  /// Types "con" into a new model and advances once: what the model shows then.
+  private func typeIntoAModelAndAdvanceOnce() async throws -> String? {
+    let scheduler = DispatchQueue.test
+    let model = TypingModel(clock: scheduler.clock, scheduler: scheduler.eraseToAnyScheduler())
+    let typing = Task.immediate { try await model.type("con") }
+
+    await scheduler.advance(by: .seconds(1))
+    let shown = model.shown
+    try await typing.value
+    return shown
+  }
+
   @Test func aModelsTaskAndItsDebouncedPipelineShowTheFinalValueAfterOneAdvance() async throws {
     for _ in 1...1_000 {
-      let scheduler = DispatchQueue.test
-      let model = TypingModel(clock: scheduler.clock, scheduler: scheduler.eraseToAnyScheduler())
-      let typing = Task.immediate { try await model.type("con") }
+      #expect(try await typeIntoAModelAndAdvanceOnce() == "con")
+    }
+  }
 
-      await scheduler.advance(by: .seconds(1))
-      #expect(model.shown == "con")
-      try await typing.value
+  @Test func schedulersAdvancingAtOnceEachWaitForTheirOwnTasks() async throws {
+    try await withThrowingTaskGroup { group in
+      for _ in 1...4 {
+        group.addTask {
+          for _ in 1...100 {
+            let shown = try await typeIntoAModelAndAdvanceOnce()
+            #expect(shown == "con")
+          }
+        }
+      }
+      try await group.waitForAll()
     }
   }
 
