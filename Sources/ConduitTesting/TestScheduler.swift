@@ -38,9 +38,11 @@ import Conduit
 public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// A repeating action, kept by identifier so that cancelling it releases the action at once;
-  /// the queue then holds only a stale entry, skipped when it comes due.
+  /// the queue then holds only a stale entry, skipped when it comes due. A one-off action that
+  /// can be withdrawn (a sleeper of the clock) is kept the same way, with `repeats` false.
   private struct Repetition {
     var action: () -> Void
+    let repeats: Bool
     let interval: SchedulerTimeType.Stride
     let scheduledAt: SchedulerTimeType
     let firstDue: SchedulerTimeType
@@ -85,6 +87,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       case .repetition(let id):
         repetitions[id]!.firings += 1
         let repetition = repetitions[id]!
+        guard repetition.repeats else {
+          repetitions[id] = nil
+          return repetition.action
+        }
         enqueue(due: entry.due.advanced(by: repetition.interval), .repetition(id))
         return repetition.action
       }
@@ -93,7 +99,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
 
   // Guarded by its own lock.
   private let state: Locked<State>
-  private let creation: SourceCodeLocation
+  let creation: SourceCodeLocation
 
   /// Creates a test scheduler whose clock starts at `now`.
   ///
@@ -227,11 +233,31 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     let id = state.withLock { state in
       state.scheduledActionCount += 1
       let id = state.nextSequence
-      state.repetitions[id] = Repetition(action: action, interval: interval, scheduledAt: state.now, firstDue: date)
+      state.repetitions[id] = Repetition(
+        action: action, repeats: true, interval: interval, scheduledAt: state.now, firstDue: date)
       state.enqueue(due: date, .repetition(id))
       return id
     }
     return AnyCancellable { [weak self] in self?.cancelRepetition(id) }
+  }
+
+  /// Schedules `action` to run once when the clock reaches `date`, under an identifier that
+  /// ``withdraw(_:)`` takes back: a clock's sleeper, whose action must go at once when its task is
+  /// cancelled rather than wait in the queue until it is due.
+  func scheduleWithdrawable(after date: SchedulerTimeType, _ action: @escaping () -> Void) -> UInt64 {
+    state.withLock { state in
+      state.scheduledActionCount += 1
+      let id = state.nextSequence
+      state.repetitions[id] = Repetition(
+        action: action, repeats: false, interval: .zero, scheduledAt: state.now, firstDue: date)
+      state.enqueue(due: date, .repetition(id))
+      return id
+    }
+  }
+
+  /// Takes back an action scheduled with ``scheduleWithdrawable(after:_:)`` that has not run.
+  func withdraw(_ id: UInt64) {
+    cancelRepetition(id)
   }
 
   private func cancelRepetition(_ id: UInt64) {
@@ -258,6 +284,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// scheduler.advance(by: .milliseconds(1))  // prints "ran"
   /// ```
   public func advance(by stride: SchedulerTimeType.Stride = .zero) {
+    advanceClock(to: target(advancingBy: stride))
+  }
+
+  /// The time an advance by `stride` moves the clock to; a negative stride stops the test.
+  func target(advancingBy stride: SchedulerTimeType.Stride) -> SchedulerTimeType {
     guard stride >= .zero else {
       preconditionFailure(
         "TestScheduler.advance(by: \(stride)): the stride is negative, and virtual time cannot move backwards. Advance by zero or a positive stride; to start again from an earlier time, create a new TestScheduler."
@@ -265,7 +296,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
     // No check against the clock: another thread's advance may move it past `target` meanwhile,
     // and then only what is due by `target` and not yet run is left to run.
-    advanceClock(to: state.withLock { $0.now.advanced(by: stride) })
+    return state.withLock { $0.now.advanced(by: stride) }
   }
 
   /// Moves the clock forward to `date`, running, in order, every action due by then, including
@@ -280,19 +311,35 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// scheduler.advance(to: start.advanced(by: .seconds(5)))  // prints "ran"
   /// ```
   public func advance(to date: SchedulerTimeType) {
+    checkAdvance(to: date)
+    advanceClock(to: date)
+  }
+
+  /// Stops the test if `date` is before the clock: virtual time never moves backwards.
+  func checkAdvance(to date: SchedulerTimeType) {
     let now = self.now
     guard now <= date else {
       preconditionFailure(
         "TestScheduler.advance(to: \(date)): that is before the scheduler's current time, \(now), and virtual time cannot move backwards. Advance to the current time or later; to start again from an earlier time, create a new TestScheduler."
       )
     }
-    advanceClock(to: date)
   }
 
   private func advanceClock(to target: SchedulerTimeType) {
-    while let action = state.withLock({ $0.takeNextAction(dueBy: target) }) {
+    while let action = takeNextAction(dueBy: target) {
       action()
     }
+    moveClock(notBefore: target)
+  }
+
+  /// Takes the next action due no later than `limit` (any action, for `nil`) and moves the clock
+  /// to its due time, for the caller to run.
+  func takeNextAction(dueBy limit: SchedulerTimeType?) -> (() -> Void)? {
+    state.withLock { $0.takeNextAction(dueBy: limit) }
+  }
+
+  /// Moves the clock to `target` unless another advance has already moved it further.
+  func moveClock(notBefore target: SchedulerTimeType) {
     state.withLock { state in
       if state.now < target { state.now = target }
     }
@@ -318,7 +365,7 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   ) {
     precondition(maxActions > 0, "TestScheduler.run(maxActions: \(maxActions)): maxActions must be positive")
     var performed = 0
-    while performed < maxActions, let action = state.withLock({ $0.takeNextAction(dueBy: nil) }) {
+    while performed < maxActions, let action = takeNextAction(dueBy: nil) {
       action()
       performed += 1
     }
@@ -327,9 +374,9 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   }
 
   /// Why `run` stopped, when work is still pending after `maxActions` actions.
-  private func unfinishedRunReport(maxActions: Int) -> String? {
+  func unfinishedRunReport(maxActions: Int) -> String? {
     let (pending, repetitions, now) = state.withLock { state in
-      (state.queue.count - state.staleEntryCount, state.repetitions.values.map { $0 }, state.now)
+      (state.queue.count - state.staleEntryCount, state.repetitions.values.filter(\.repeats), state.now)
     }
     guard pending > 0 else { return nil }
     var lines = [

@@ -54,6 +54,35 @@ struct TestingPipelinesArticleTests {
     #expect(model.searches == ["con"])
   }
 
+  /// The article's typist: async code that sleeps on a clock between the queries it sends.
+  struct Typist {
+    let clock: any Clock<Duration>
+
+    /// Sends each prefix of `text`, a tenth of a second apart.
+    func type(_ text: String, into queries: PassthroughSubject<String, Never>) async throws {
+      var typed = ""
+      for character in text {
+        try await clock.sleep(for: .milliseconds(100))
+        typed.append(character)
+        queries.send(typed)
+      }
+    }
+  }
+
+  /// "Move async code and pipelines together": one advance moves the typist's clock and the
+  /// model's debounce.
+  @Test func searchesWhatWasTypedOnceTypingPauses() async throws {
+    let scheduler = DispatchQueue.test
+    let model = SearchModel(scheduler: scheduler.eraseToAnyScheduler())
+    let typist = Typist(clock: scheduler.clock)
+    let queries = model.queries
+    let typing = Task.immediate { try await typist.type("con", into: queries) }
+
+    await scheduler.advance(by: .seconds(1))
+    #expect(model.searches == ["con"])
+    try await typing.value
+  }
+
   /// "Record what a publisher sends": a `TestSubscriber` that asks for one value at a time.
   @Test func aBurstOfTypingSearchesOnceForItsLastQuery() {
     let scheduler = DispatchQueue.test
