@@ -12,10 +12,7 @@ where Time.Stride: SchedulerTimeIntervalConvertible {
     let subscription = ColdMarbleSubscription(downstream: AnySubscriber(subscriber), scheduler: scheduler)
     let start = scheduler.now
     subscriber.receive(subscription: subscription)
-    let times = start.frameTimes(count: (timeline.last?.frame ?? 0) + 1, frame: frame)
-    for (index, events) in timeline {
-      scheduler.schedule(after: times[index]) { subscription.arrive(events) }
-    }
+    scheduler.scheduleTimeline(timeline, from: start, frame: frame) { subscription.arrive($0) }
   }
 }
 

@@ -135,18 +135,27 @@ extension TestScheduler {
   ) -> AnyPublisher<Output, Failure> {
     let timeline = timeline(diagram, values: values, failure: failure, frame: frame)
     let subject = PassthroughSubject<Output, Failure>()
-    let times = now.frameTimes(count: (timeline.last?.frame ?? 0) + 1, frame: frame)
-    for (index, events) in timeline {
-      schedule(after: times[index]) {
-        for event in events {
-          switch event {
-          case .value(let value): subject.send(value)
-          case .completion(let completion): subject.send(completion: completion)
-          }
+    scheduleTimeline(timeline, from: now, frame: frame) { events in
+      for event in events {
+        switch event {
+        case .value(let value): subject.send(value)
+        case .completion(let completion): subject.send(completion: completion)
         }
       }
     }
     return subject.eraseToAnyPublisher()
+  }
+
+  /// Schedules `perform` for each frame of `timeline` with events, at its time counted from
+  /// `start`.
+  func scheduleTimeline<Output, Failure: Error>(
+    _ timeline: [(frame: Int, events: [MarbleEvent<Output, Failure>])], from start: SchedulerTimeType,
+    frame: SchedulerTimeType.Stride, _ perform: @escaping ([MarbleEvent<Output, Failure>]) -> Void
+  ) {
+    let times = start.frameTimes(count: (timeline.last?.frame ?? 0) + 1, frame: frame)
+    for (index, events) in timeline {
+      schedule(after: times[index]) { perform(events) }
+    }
   }
 
   private func timeline<Output, Failure: Error>(
