@@ -30,8 +30,8 @@ public func withLeakCheck<R>(timeout: Duration = .seconds(1), _ body: (LeakTrack
   while tracker.liveCount > 0 && ContinuousClock.now < deadline {
     pauseBriefly()
   }
-  let survivors = tracker.survivors
-  if !survivors.isEmpty { throw LeakCheckFailure(survivors: survivors) }
+  let failure = tracker.failure()
+  if !failure.survivors.isEmpty { throw failure }
   return result
 }
 
@@ -62,8 +62,8 @@ public func withLeakCheck<R>(
     await Task.yield()
     pauseBriefly()
   }
-  let survivors = tracker.survivors
-  if !survivors.isEmpty { throw LeakCheckFailure(survivors: survivors) }
+  let failure = tracker.failure()
+  if !failure.survivors.isEmpty { throw failure }
   return result
 }
 
@@ -143,7 +143,7 @@ private func judgeGrowth(_ tracker: LeakTracker, halfway: Int, iterations: Int) 
   guard final > halfway else { return }
   let measured =
     "\(halfway) alive after iteration \((iterations + 1) / 2), \(final) after iteration \(iterations)"
-  throw LeakCheckFailure(survivors: tracker.survivors, growth: measured)
+  throw tracker.failure(growth: measured)
 }
 
 /// Gives asynchronous teardown on other threads a moment to run.

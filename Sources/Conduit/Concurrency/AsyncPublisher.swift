@@ -70,9 +70,12 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
     @inlinable
     init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, Never>.Limit) {
-      let inner = AsyncIterationInner<P.Output, Never>(limit: limit)
-      lifetime = AsyncIterationLifetime(inner)
-      publisher.subscribe(inner)
+      lifetime = censusPipeline {
+        let inner = AsyncIterationInner<P.Output, Never>(limit: limit)
+        let lifetime = AsyncIterationLifetime(inner)
+        publisher.subscribe(inner)
+        return lifetime
+      }
     }
 
     /// Produces the next element in the sequence: `nil` once the publisher has finished, or once

@@ -71,9 +71,12 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
     @usableFromInline
     init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, P.Failure>.Limit) {
-      let inner = AsyncIterationInner<P.Output, P.Failure>(limit: limit)
-      lifetime = AsyncIterationLifetime(inner)
-      publisher.subscribe(inner)
+      lifetime = censusPipeline {
+        let inner = AsyncIterationInner<P.Output, P.Failure>(limit: limit)
+        let lifetime = AsyncIterationLifetime(inner)
+        publisher.subscribe(inner)
+        return lifetime
+      }
     }
 
     /// Produces the next element in the sequence: `nil` once the publisher has finished or the

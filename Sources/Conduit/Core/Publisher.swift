@@ -32,7 +32,7 @@ extension Publisher {
   @inlinable @inline(__always)
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    receive(subscriber: subscriber)
+    censusPipeline(subscribing: subscriber) { receive(subscriber: subscriber) }
   }
 
   /// Attaches the specified subject to this publisher: the subject re-publishes every value and
@@ -46,8 +46,10 @@ extension Publisher {
   @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where S.Output == Output, S.Failure == Failure {
-    let subscriber = SubjectSubscriber(subject)
-    receive(subscriber: subscriber)
-    return AnyCancellable(cancelling: subscriber)
+    censusPipeline {
+      let subscriber = SubjectSubscriber(subject)
+      receive(subscriber: subscriber)
+      return AnyCancellable(cancelling: subscriber)
+    }
   }
 }

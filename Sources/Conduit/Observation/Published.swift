@@ -142,6 +142,6 @@ extension Publisher where Failure == Never {
   /// ```
   @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
-    subscribe(SubjectSubscriber(published.subject))
+    censusPipeline { subscribe(SubjectSubscriber(published.subject)) }
   }
 }
