@@ -7,8 +7,10 @@ import Dispatch
 /// throws a ``LeakCheckFailure`` listing every survivor: each object passed to
 /// ``LeakTracker/track(_:fileID:line:)``, and each framework object (an inner subscription, a
 /// subject's per-subscriber state, a sink …) created inside the body, on this thread or later on
-/// other threads on behalf of the same pipelines. Checks that run at the same time see only their
-/// own objects. An error thrown by the body is rethrown without a leak check.
+/// other threads on behalf of the same pipelines, and each leaked pipeline with the line of the
+/// body's code that subscribed it (see ``LeakCheckFailure/pipelines``). Checks that run at the
+/// same time see only their own objects. An error thrown by the body is rethrown without a leak
+/// check.
 ///
 /// This is an extension to Combine.
 ///

@@ -46,7 +46,7 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
   /// and is listed among the ``survivors`` alone.
   ///
   /// The places are read from the debug information when first asked for, which takes a
-  /// fraction of a second.
+  /// fraction of a second. This is an extension to Combine.
   public var pipelines: [Pipeline] { leakedPipelines.pipelines }
 
   /// What the check measured, for a growth check; `nil` for a leak check.

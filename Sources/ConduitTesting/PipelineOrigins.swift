@@ -12,9 +12,13 @@ import Synchronization
 /// only those of the pipelines that leak.
 final class PipelineOrigins: Sendable {
   #if canImport(Runtime)
-    // Guarded by its own lock: the images loaded into the process, captured once, by the first
-    // pipeline, so that each backtrace does not capture them again.
-    private let images = Mutex<ImageMap?>(nil)
+    /// The images loaded into the process, captured once, by the first pipeline of the first
+    /// check, so that each backtrace does not capture them again. Capturing them reads the
+    /// header of each mapped file, which must not race with a reading of backtraces, which maps
+    /// and unmaps the test binary's debug information: a reading needs a backtrace, and every
+    /// backtrace waits for this capture.
+    @available(macOS 26.0, *)
+    private static let images = Mutex<ImageMap?>(nil)
   #endif
 
   init() {}
@@ -24,7 +28,7 @@ final class PipelineOrigins: Sendable {
   func capture() -> (any Sendable)? {
     #if canImport(Runtime)
       if #available(macOS 26.0, *) {
-        let images = self.images.withLock { images in
+        let images = Self.images.withLock { images in
           if images == nil { images = ImageMap.capture() }
           return images
         }

@@ -187,8 +187,8 @@ package final class CensusScope: Sendable {
   /// Runs `body`, which subscribes `subscriber`, with the objects it creates attributed to one
   /// pipeline: a new one, unless this call is nested in the building of a pipeline or builds
   /// more of the pipeline `subscriber` belongs to.
-  @usableFromInline
-  static func buildingPipeline<Result>(subscribing subscriber: Any?, _ body: () -> Result) -> Result {
+  @usableFromInline @inline(never)
+  package static func buildingPipeline<Result>(subscribing subscriber: Any?, _ body: () -> Result) -> Result {
     let current = CensusScope.current
     guard let scope = CensusToken.scope(inheritingFrom: subscriber, current: current) else { return body() }
     if scope.pipeline != nil {
@@ -202,17 +202,12 @@ package final class CensusScope: Sendable {
   }
 }
 
-/// Runs `body`, which builds and subscribes a pipeline from one of its outermost entries
-/// (`sink`, `assign`, `subscribe`, `values`), so that a leak check running now can say where the
-/// pipeline was built. While no check runs, it is one atomic load.
+/// Whether some leak check is running: the one load that the outermost subscribing calls
+/// (`sink`, `assign`, `subscribe`, `values`) make while none is, before they take the path that
+/// builds their pipeline through ``CensusScope/buildingPipeline(subscribing:_:)``.
 @inlinable @inline(__always)
-package func censusPipeline<Result>(
-  subscribing subscriber: @autoclosure () -> Any? = nil, _ body: () -> Result
-)
-  -> Result
-{
-  if censusActiveScopes.load(ordering: .relaxed) == 0 { return body() }
-  return CensusScope.buildingPipeline(subscribing: subscriber(), body)
+package var censusIsChecking: Bool {
+  censusActiveScopes.load(ordering: .relaxed) != 0
 }
 
 /// A subscriber that a user may create on its own and subscribe later, which then joins the

@@ -120,10 +120,11 @@ extension Publisher where Failure == Never {
   /// let cancellable = slider.values.assign(to: \.volume, on: player)
   /// ```
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
-    censusPipeline {
-      let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
-      subscribe(subscriber)
-      return AnyCancellable(cancelling: subscriber)
+    if _slowPath(censusIsChecking) {
+      return CensusScope.buildingPipeline(subscribing: nil) {
+        attach(Subscribers.Assign(object: object, keyPath: keyPath))
+      }
     }
+    return attach(Subscribers.Assign(object: object, keyPath: keyPath))
   }
 }

@@ -177,10 +177,21 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    censusPipeline {
-      let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-      subscribe(sink)
-      return AnyCancellable(cancelling: sink)
+    if _slowPath(censusIsChecking) {
+      return sinkBuildingPipeline(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    }
+    return attach(Subscribers.Sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
+  }
+
+  /// ``sink(receiveCompletion:receiveValue:)`` while a leak check runs: out of line, so that the
+  /// caller's code is what it is when no check exists.
+  @usableFromInline @inline(never)
+  func sinkBuildingPipeline(
+    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
+    receiveValue: @escaping (Output) -> Void
+  ) -> AnyCancellable {
+    CensusScope.buildingPipeline(subscribing: nil) {
+      attach(Subscribers.Sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
     }
   }
 }
