@@ -13,12 +13,12 @@ import Synchronization
 final class PipelineOrigins: Sendable {
   #if canImport(Runtime)
     /// The images loaded into the process, captured once, by the first pipeline of the first
-    /// check, so that each backtrace does not capture them again. Capturing them reads the
-    /// header of each mapped file, which must not race with a reading of backtraces, which maps
-    /// and unmaps the test binary's debug information: a reading needs a backtrace, and every
-    /// backtrace waits for this capture.
+    /// check, so that each backtrace neither captures them again nor takes a lock. Capturing
+    /// them reads the header of each mapped file, which must not race with a reading of
+    /// backtraces (it maps and unmaps the test binary's debug information): a reading needs a
+    /// backtrace, and the first backtrace waits for this capture.
     @available(macOS 26.0, *)
-    private static let images = Mutex<ImageMap?>(nil)
+    private static let images = ImageMap.capture()
   #endif
 
   init() {}
@@ -28,11 +28,7 @@ final class PipelineOrigins: Sendable {
   func capture() -> (any Sendable)? {
     #if canImport(Runtime)
       if #available(macOS 26.0, *) {
-        let images = Self.images.withLock { images in
-          if images == nil { images = ImageMap.capture() }
-          return images
-        }
-        return try? Backtrace.capture(algorithm: .fast, limit: 24, offset: 0, top: 0, images: images)
+        return try? Backtrace.capture(algorithm: .fast, limit: 24, offset: 0, top: 0, images: Self.images)
       }
     #endif
     return nil
