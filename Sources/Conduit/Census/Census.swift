@@ -32,21 +32,85 @@ private struct RecordedType: Sendable {
   let type: Any.Type
 }
 
-/// The objects attributed to one leak check.
+/// One live member of a check: its type, the name a report shows for it, and the pipeline it was
+/// built in, if any.
+private struct Member: Sendable {
+  let type: RecordedType
+  let name: String?
+  var pipeline: CensusPipeline?
+}
+
+/// What a leak check records: its live members, and where their pipelines were built.
+private final class CensusLedger: Sendable {
+  // Guarded by its own lock: serial number -> every live member.
+  let members = Locked<[UInt64: Member]>([:])
+  let nextSerial = Atomic<UInt64>(1)
+  let nextPipeline = Atomic<UInt64>(1)
+  // Immutable: asked once per pipeline for where it is being built.
+  let captureOrigin: (@Sendable () -> (any Sendable)?)?
+
+  init(captureOrigin: (@Sendable () -> (any Sendable)?)?) {
+    self.captureOrigin = captureOrigin
+  }
+}
+
+/// One pipeline built while a leak check runs: the objects created during one outermost call of
+/// `sink`, `assign`, `subscribe` or `values`, and those created later on their behalf.
+package final class CensusPipeline: Sendable {
+  /// Numbers the check's pipelines in the order they were built.
+  package let number: UInt64
+  /// What the check's origin capturer returned when the pipeline was built.
+  package let origin: (any Sendable)?
+
+  init(number: UInt64, origin: (any Sendable)?) {
+    self.number = number
+    self.origin = origin
+  }
+}
+
+/// A live member of a check, as its report lists it.
+package struct CensusSurvivor: Sendable {
+  /// The member's readable type name.
+  package let typeName: String
+  /// What the member stands for in a pipeline, when its type does not say it: a subject's
+  /// per-subscriber state names its subject's type.
+  package let name: String?
+  /// The pipeline the member was built in; `nil` for one created outside any.
+  package let pipeline: CensusPipeline?
+}
+
+/// The objects attributed to one leak check, or to one pipeline built while it runs.
 ///
 /// Objects created while the check's task-local scope is bound register here, and so do objects
 /// that a pipeline creates later on other threads, which inherit the scope of the framework
-/// object they are created for.
+/// object they are created for. While a pipeline is being built, the current scope is the
+/// pipeline's, which records its members in its check's ledger.
 @usableFromInline
 package final class CensusScope: Sendable {
   /// The scope bound to the current task or thread.
   @TaskLocal package static var current: CensusScope?
 
-  // Guarded by its own lock: serial number -> type of every live member.
-  private let members = Locked<[UInt64: RecordedType]>([:])
-  private let nextSerial = Atomic<UInt64>(1)
+  private let ledger: CensusLedger
+  /// The pipeline this scope builds; `nil` for a check's own scope.
+  package let pipeline: CensusPipeline?
+  /// The check's own scope: `self` for a check, the check it belongs to for a pipeline.
+  package var check: CensusScope { parent ?? self }
+  private let parent: CensusScope?
 
-  package init() {}
+  /// A check's scope. While it runs, `captureOrigin` is called once for each pipeline, on the
+  /// thread that builds it, inside the outermost `sink`, `assign`, `subscribe` or `values` call.
+  package init(captureOrigin: (@Sendable () -> (any Sendable)?)? = nil) {
+    ledger = CensusLedger(captureOrigin: captureOrigin)
+    pipeline = nil
+    parent = nil
+  }
+
+  private init(pipelineOf check: CensusScope) {
+    ledger = check.ledger
+    parent = check
+    let number = ledger.nextPipeline.wrappingAdd(1, ordering: .relaxed).oldValue
+    pipeline = CensusPipeline(number: number, origin: ledger.captureOrigin?())
+  }
 
   /// The scope bound to the current task or thread, looked up only while some check is running.
   @usableFromInline
@@ -64,21 +128,28 @@ package final class CensusScope: Sendable {
     censusActiveScopes.wrappingSubtract(1, ordering: .sequentiallyConsistent)
   }
 
-  /// The number of members alive.
+  /// The number of members alive, in the whole check.
   package var liveCount: Int {
-    members.withLock { $0.count }
+    ledger.members.withLock { $0.count }
   }
 
-  /// How many objects have joined this scope, alive or freed: what a pipeline allocated while
+  /// How many objects have joined the check, alive or freed: what a pipeline allocated while
   /// the check ran, even objects that lived only inside one call.
   package var joinedCount: Int {
-    Int(nextSerial.load(ordering: .relaxed) - 1)
+    Int(ledger.nextSerial.load(ordering: .relaxed) - 1)
   }
 
-  /// The readable type names of the members alive, sorted, one entry per object.
+  /// The readable type names of the check's members alive, sorted, one entry per object.
   package var survivors: [String] {
-    let types = members.withLock { Array($0.values) }
-    return types.map { CensusScope.readableName(of: $0.type) }.sorted()
+    members.map(\.typeName).sorted()
+  }
+
+  /// The check's members alive, in the order they joined, each with its pipeline.
+  package var members: [CensusSurvivor] {
+    let members = ledger.members.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
+    return members.map {
+      CensusSurvivor(typeName: CensusScope.readableName(of: $0.type.type), name: $0.name, pipeline: $0.pipeline)
+    }
   }
 
   /// `Conduit.Subscribers.Sink<Swift.Int, Swift.Never>` becomes `Subscribers.Sink<Int, Never>`.
@@ -92,16 +163,58 @@ package final class CensusScope: Sendable {
   }
 
   @usableFromInline
-  package func join(_ type: Any.Type) -> UInt64 {
-    let serial = nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
-    members.withLock { $0[serial] = RecordedType(type: type) }
+  package func join(_ type: Any.Type, named name: String? = nil) -> UInt64 {
+    let serial = ledger.nextSerial.wrappingAdd(1, ordering: .relaxed).oldValue
+    let member = Member(type: RecordedType(type: type), name: name, pipeline: pipeline)
+    ledger.members.withLock { $0[serial] = member }
     return serial
   }
 
   @usableFromInline
   package func leave(_ serial: UInt64) {
-    members.withLock { _ = $0.removeValue(forKey: serial) }
+    ledger.members.withLock { _ = $0.removeValue(forKey: serial) }
   }
+
+  /// Moves a member that joined outside any pipeline into this scope's pipeline: a subscriber
+  /// created on its own, then subscribed.
+  func adopt(_ serial: UInt64, from scope: CensusScope) {
+    guard let pipeline, scope.ledger === ledger else { return }
+    ledger.members.withLock { members in
+      if members[serial]?.pipeline == nil { members[serial]?.pipeline = pipeline }
+    }
+  }
+
+  /// Runs `body`, which subscribes `subscriber`, with the objects it creates attributed to one
+  /// pipeline: a new one, unless this call is nested in the building of a pipeline or builds
+  /// more of the pipeline `subscriber` belongs to.
+  @usableFromInline @inline(never)
+  package static func buildingPipeline<Result>(subscribing subscriber: Any?, _ body: () -> Result) -> Result {
+    let current = CensusScope.current
+    guard let scope = CensusToken.scope(inheritingFrom: subscriber, current: current) else { return body() }
+    if scope.pipeline != nil {
+      return scope === current ? body() : $current.withValue(scope, operation: body)
+    }
+    let pipeline = CensusScope(pipelineOf: scope)
+    if let adoptable = CensusToken.unwrapped(subscriber) as? any CensusAdoptable {
+      adoptable.joinCensusPipeline(pipeline)
+    }
+    return $current.withValue(pipeline, operation: body)
+  }
+}
+
+/// Whether some leak check is running: the one load that the outermost subscribing calls
+/// (`sink`, `assign`, `subscribe`, `values`) make while none is, before they take the path that
+/// builds their pipeline through ``CensusScope/buildingPipeline(subscribing:_:)``.
+@inlinable @inline(__always)
+package var censusIsChecking: Bool {
+  censusActiveScopes.load(ordering: .relaxed) != 0
+}
+
+/// A subscriber that a user may create on its own and subscribe later, which then joins the
+/// pipeline its subscription builds.
+@usableFromInline
+package protocol CensusAdoptable: AnyObject {
+  func joinCensusPipeline(_ pipeline: CensusScope)
 }
 
 /// A framework object that carries a census scope, from which objects created on its behalf
@@ -128,9 +241,14 @@ package struct CensusToken: ~Copyable, Sendable {
   let serial: UInt64
 
   /// Registers an object of the given type, attributed to the current scope or, when none is
-  /// bound to this thread, to the scope of the object it is created on behalf of.
+  /// bound to this thread, to the scope of the object it is created on behalf of. `name`, asked
+  /// only while a check runs, is what a report shows for the object in its pipeline when its
+  /// type does not say it.
   @inlinable @inline(__always)
-  package init(_ type: Any.Type, inheritingFrom related: @autoclosure () -> Any? = nil) {
+  package init(
+    _ type: Any.Type, inheritingFrom related: @autoclosure () -> Any? = nil,
+    named name: @autoclosure () -> String? = nil
+  ) {
     censusLiveCount.wrappingAdd(1, ordering: .relaxed)
     if censusActiveScopes.load(ordering: .relaxed) == 0 {
       scope = nil
@@ -138,18 +256,38 @@ package struct CensusToken: ~Copyable, Sendable {
     } else {
       let found = CensusToken.scope(inheritingFrom: related())
       scope = found
-      serial = found?.join(type) ?? 0
+      serial = found?.join(type, named: name()) ?? 0
     }
   }
 
-  /// The scope an object created now on behalf of `related` joins: the current one, or else the
-  /// one `related` carries, looking through wrappers such as `AnySubscriber`.
+  /// The scope an object created now on behalf of `related` joins: the pipeline `related`
+  /// belongs to, if it belongs to the check bound to this thread or no check is bound; else the
+  /// current scope, or the one `related` carries, looking through wrappers such as `AnySubscriber`.
+  ///
+  /// So a pipeline goes on growing in its own scope when it creates objects later, on any
+  /// thread: a `flatMap` inner subscribed while the test sends a value, a timer on a queue.
   @usableFromInline
   package static func scope(inheritingFrom related: Any?) -> CensusScope? {
-    if let current = CensusScope.current { return current }
+    scope(inheritingFrom: related, current: CensusScope.current)
+  }
+
+  static func scope(inheritingFrom related: Any?, current: CensusScope?) -> CensusScope? {
+    let carried = (unwrapped(related) as? any CensusScoped)?.censusScope
+    guard let current else { return carried }
+    if let carried, carried.pipeline != nil, carried.check === current.check { return carried }
+    return current
+  }
+
+  /// `related`, looked at through wrappers such as `AnySubscriber`.
+  static func unwrapped(_ related: Any?) -> Any? {
     var related = related
     while let wrapper = related as? any CensusTransparent { related = wrapper.censusWrapped }
-    return (related as? any CensusScoped)?.censusScope
+    return related
+  }
+
+  /// Moves this member into `pipeline`, if it joined its check outside any pipeline.
+  package func adopt(into pipeline: CensusScope) {
+    if let scope, scope.pipeline == nil { pipeline.adopt(serial, from: scope) }
   }
 
   deinit {

@@ -142,6 +142,11 @@ extension Publisher where Failure == Never {
   /// ```
   @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
-    subscribe(SubjectSubscriber(published.subject))
+    let subject = published.subject
+    if _slowPath(censusIsChecking) {
+      CensusScope.buildingPipeline(subscribing: nil) { subscribe(SubjectSubscriber(subject)) }
+    } else {
+      subscribe(SubjectSubscriber(subject))
+    }
   }
 }

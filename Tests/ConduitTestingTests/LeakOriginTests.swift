@@ -1,0 +1,241 @@
+import Conduit
+import ConduitTesting
+import Dispatch
+import Synchronization
+import Testing
+
+/// A failed leak check names each leaked pipeline by its operators, downstream first, with the
+/// line of the user's code that subscribed it.
+@Suite(.leakChecked)
+struct LeakOriginTests {
+  /// Keeps the token of a pipeline that captures it: the leak every test here builds.
+  final class Owner {
+    var cancellable: AnyCancellable?
+    var cancellables: [AnyCancellable] = []
+    var reading = 0
+  }
+
+  /// Holds tokens across threads.
+  final class Keeper: Sendable {
+    private let tokens = Mutex<[AnyCancellable]>([])
+
+    func keep(_ token: AnyCancellable) {
+      tokens.withLock { $0.append(token) }
+    }
+
+    func releaseAll() {
+      let released = tokens.withLock { tokens in
+        defer { tokens = [] }
+        return tokens
+      }
+      _ = released
+    }
+  }
+
+  static let fileName = "LeakOriginTests.swift"
+
+  // MARK: The line of each kind of call
+
+  @Test func sinkNamesItsLineAndItsOperators() {
+    let subject = PassthroughSubject<Int, Never>()
+    let owner = Owner()
+    var sinkLine = 0
+    let failure = failedLeakCheck { _ in
+      (owner.cancellable, sinkLine) = (subject.map { $0 * 2 }.sink { owner.reading = $0 }, #line)
+    }
+    let pipeline = failure?.pipelines.first
+    #expect(failure?.pipelines.count == 1)
+    #expect(pipeline?.operators == ["Sink<Int, Never>", "Map", "PassthroughSubject"])
+    #expect(pipeline?.origin?.path == #filePath)
+    #expect(pipeline?.origin?.fileName == Self.fileName)
+    #expect(pipeline?.origin?.line == sinkLine)
+    #expect(
+      failure?.description.hasSuffix(
+        "\n1 pipeline leaked: Sink<Int, Never> ← Map ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)")
+        == true)
+    owner.cancellable = nil
+  }
+
+  @Test func assignNamesItsLine() {
+    let subject = PassthroughSubject<Int, Never>()
+    weak var escaped: Owner?
+    var assignLine = 0
+    let failure = failedLeakCheck { _ in
+      let owner = Owner()
+      escaped = owner
+      (owner.cancellable, assignLine) = (subject.assign(to: \.reading, on: owner), #line)
+    }
+    #expect(
+      failure?.pipelines.map(\.description) == [
+        "Assign<ConduitTestingTests.LeakOriginTests.Owner, Int> ← PassthroughSubject, subscribed at \(Self.fileName):\(assignLine)"
+      ])
+    escaped?.cancellable = nil
+    #expect(escaped == nil)
+  }
+
+  @Test func subscribeOfASubscriberBuiltBeforeNamesTheLineOfSubscribe() {
+    let subject = PassthroughSubject<Int, Never>()
+    var kept: AnyCancellable?
+    var subscribeLine = 0
+    let failure = failedLeakCheck { _ in
+      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      kept = AnyCancellable(sink)
+      subject.filter { $0 > 0 }.subscribe(sink); subscribeLine = #line
+    }
+    // The sink was created before `subscribe`, and joins the pipeline all the same.
+    #expect(failure?.pipelines.map(\.operators) == [["Sink<Int, Never>", "Filter", "PassthroughSubject"]])
+    #expect(failure?.pipelines.first?.survivors.count == 2)
+    #expect(failure?.pipelines.first?.origin?.line == subscribeLine)
+    kept = nil
+  }
+
+  @Test func subscribeOfASubjectNamesItsLine() {
+    let upstream = PassthroughSubject<Int, Never>()
+    let relay = CurrentValueSubject<Int, Never>(0)
+    var kept: AnyCancellable?
+    var subscribeLine = 0
+    let failure = failedLeakCheck { _ in
+      (kept, subscribeLine) = (upstream.subscribe(relay), #line)
+    }
+    #expect(
+      failure?.pipelines.map(\.description) == [
+        "CurrentValueSubject<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(subscribeLine)"
+      ])
+    kept = nil
+  }
+
+  @Test func storeInNamesTheLineOfTheCallThatBuiltTheSink() {
+    let subject = PassthroughSubject<String, Never>()
+    let owner = Owner()
+    var storeLine = 0
+    let failure = failedLeakCheck { _ in
+      subject.sink { _ in }.store(in: &owner.cancellables); storeLine = #line
+    }
+    #expect(failure?.pipelines.first?.origin?.line == storeLine)
+    #expect(failure?.pipelines.first?.operators == ["Sink<String, Never>", "PassthroughSubject"])
+    owner.cancellables.removeAll()
+  }
+
+  @Test func aChainOverSeveralLinesNamesTheLineOfItsSink() {
+    let subject = PassthroughSubject<Int, Never>()
+    let owner = Owner()
+    var sinkLine = 0
+    let failure = failedLeakCheck { _ in
+      subject
+        .removeDuplicates()
+        .compactMap { $0 }
+        .sink { owner.reading = $0 }
+        .store(in: &owner.cancellables)
+      sinkLine = #line - 2
+    }
+    #expect(failure?.pipelines.first?.origin?.line == sinkLine)
+    #expect(
+      failure?.pipelines.first?.operators == [
+        "Sink<Int, Never>", "CompactMap", "RemoveDuplicates", "PassthroughSubject",
+      ])
+    owner.cancellables.removeAll()
+  }
+
+  @Test func valuesNamesTheLineThatMadeTheIterator() async {
+    let subject = PassthroughSubject<Int, Never>()
+    var iterator: AsyncPublisher<PassthroughSubject<Int, Never>>.Iterator?
+    var valuesLine = 0
+    let failure = failedLeakCheck { _ in
+      (iterator, valuesLine) = (subject.values.makeAsyncIterator(), #line)
+    }
+    #expect(
+      failure?.pipelines.map(\.description) == [
+        "values ← PassthroughSubject, subscribed at \(Self.fileName):\(valuesLine)"
+      ])
+    iterator = nil
+  }
+
+  // MARK: Grouping
+
+  @Test func pipelinesFromTheSameLineAreCounted() {
+    let subject = PassthroughSubject<Int, Never>()
+    let owner = Owner()
+    var sinkLine = 0
+    let failure = failedGrowthCheck(iterations: 4) { _ in
+      owner.cancellables.append(subject.sink { _ in }); sinkLine = #line
+    }
+    #expect(failure?.pipelines.count == 4)
+    #expect(Set(failure?.pipelines ?? []).count == 1)
+    #expect(
+      failure?.description == """
+        Live objects grew with the iterations: 4 alive after iteration 2, 8 after iteration 4.
+        Still alive at the end:
+          - 4 × SubjectDownstream<Subscribers.Sink<Int, Never>>
+          - 4 × Subscribers.Sink<Int, Never>
+        4 pipelines leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)
+        """)
+    owner.cancellables.removeAll()
+  }
+
+  @Test func eachPipelineIsListedInTheOrderItWasSubscribed() {
+    let numbers = PassthroughSubject<Int, Never>()
+    let words = CurrentValueSubject<String, Never>("")
+    let owner = Owner()
+    var lines: [Int] = []
+    let failure = failedLeakCheck { _ in
+      owner.cancellables.append(words.map { $0.count }.sink { _ in }); lines.append(#line)
+      owner.cancellables.append(numbers.merge(with: words.map { $0.count }).sink { _ in }); lines.append(#line)
+    }
+    #expect(
+      failure?.pipelines.map(\.description) == [
+        "Sink<Int, Never> ← Map ← CurrentValueSubject, subscribed at \(Self.fileName):\(lines[0])",
+        "Sink<Int, Never> ← Merge ← PassthroughSubject ← Map ← CurrentValueSubject, subscribed at \(Self.fileName):\(lines[1])",
+      ])
+    #expect(failure?.pipelines.map(\.survivors.count) == [2, 4])
+    owner.cancellables.removeAll()
+  }
+
+  @Test func objectsAPipelineCreatesLaterBelongToIt() {
+    let outer = PassthroughSubject<Int, Never>()
+    let inner = PassthroughSubject<Int, Never>()
+    let owner = Owner()
+    var sinkLine = 0
+    let failure = failedLeakCheck { _ in
+      (owner.cancellable, sinkLine) = (outer.flatMap { _ in inner }.sink { _ in }, #line)
+      // The inner subscription is made here, inside `send`, not inside `sink`.
+      outer.send(1)
+    }
+    #expect(failure?.pipelines.count == 1)
+    #expect(failure?.pipelines.first?.survivors.count == 4)
+    #expect(
+      failure?.pipelines.first?.description
+        == "Sink<Int, Never> ← FlatMap ← PassthroughSubject ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)"
+    )
+    owner.cancellable = nil
+  }
+
+  @Test func aPipelineSubscribedOnAnotherThreadNamesTheLineThere() {
+    let keeper = Keeper()
+    let subject = PassthroughSubject<Int, Never>()
+    let subscribeLine = Mutex(0)
+    let failure = failedLeakCheck { _ in
+      nonisolated(unsafe) let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      let subscribed = DispatchSemaphore(value: 0)
+      DispatchQueue(label: "LeakOriginTests.other").async {
+        subject.subscribe(sink); subscribeLine.withLock { $0 = #line }
+        keeper.keep(AnyCancellable(sink))
+        subscribed.signal()
+      }
+      subscribed.wait()
+    }
+    #expect(failure?.pipelines.first?.operators == ["Sink<Int, Never>", "PassthroughSubject"])
+    #expect(failure?.pipelines.first?.origin?.line == subscribeLine.withLock { $0 })
+    keeper.releaseAll()
+  }
+
+  @Test func anObjectBuiltOutsideAnyPipelineIsStillListed() {
+    var kept: Subscribers.Sink<Int, Never>?
+    let failure = failedLeakCheck { _ in
+      kept = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+    }
+    #expect(failure?.survivors.map(\.typeName) == ["Subscribers.Sink<Int, Never>"])
+    #expect(failure?.pipelines.isEmpty == true)
+    #expect(failure?.description == "1 object(s) outlived the leak check:\n  - Subscribers.Sink<Int, Never>")
+    kept = nil
+  }
+}
