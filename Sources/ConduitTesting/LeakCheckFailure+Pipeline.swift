@@ -1,7 +1,7 @@
 extension LeakCheckFailure {
-  /// One leaked pipeline: the framework objects that a single `sink`, `assign`, `subscribe` or
-  /// `values` call built and that are still alive, named as the operators they implement, with
-  /// the place of that call.
+  /// One leaked pipeline: the framework objects built for one subscriber (by `sink`, `assign`,
+  /// `subscribe` or `values`, and later on its behalf) that are still alive, named as the
+  /// operators they implement, with the place in the user's code that built the subscriber.
   ///
   /// This is an extension to Combine.
   ///
@@ -15,15 +15,19 @@ extension LeakCheckFailure {
     public let operators: [String]
     /// The pipeline's objects still alive, in the order they were created.
     public let survivors: [Survivor]
-    /// Where the pipeline was subscribed; `nil` when no frame of the call has debug information.
+    /// Where the pipeline's subscriber was built (the call of `sink`, `assign`, `subscribe` or
+    /// `values`, or of the subscriber's initializer); `nil` when no frame of that call has debug
+    /// information.
     public let origin: Origin?
 
     /// The operators joined by arrows, then where the pipeline was subscribed:
-    /// `Sink<Int, Never> ← Map ← PassthroughSubject, subscribed at ModelTests.swift:42`.
+    /// `Sink<Int, Never> ← Map ← PassthroughSubject, subscribed at ModelTests.swift:42`. A
+    /// pipeline of one object, such as a sink never subscribed, was "built at" its origin.
     public var description: String {
       let chain = operators.joined(separator: " ← ")
-      guard let origin else { return "\(chain), subscribed at an unknown place (no debug information)" }
-      return "\(chain), subscribed at \(origin)"
+      let verb = operators.count == 1 ? "built" : "subscribed"
+      guard let origin else { return "\(chain), \(verb) at an unknown place (no debug information)" }
+      return "\(chain), \(verb) at \(origin)"
     }
   }
 }

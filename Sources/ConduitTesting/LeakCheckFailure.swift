@@ -41,9 +41,7 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
   public let survivors: [Survivor]
 
   /// The pipelines that the framework objects among the survivors belong to, in the order they
-  /// were subscribed, each with the place in the user's code that subscribed it. A framework
-  /// object created outside any `sink`, `assign`, `subscribe` or `values` call belongs to none,
-  /// and is listed among the ``survivors`` alone.
+  /// were built, each with the place in the user's code that built its subscriber.
   ///
   /// The places are read from the debug information when first asked for, which takes a
   /// fraction of a second. This is an extension to Combine.

@@ -73,19 +73,19 @@ struct LeakOriginTests {
     #expect(escaped == nil)
   }
 
-  @Test func subscribeOfASubscriberBuiltBeforeNamesTheLineOfSubscribe() {
+  @Test func aSubscriberBuiltOnItsOwnNamesTheLineThatBuiltIt() {
     let subject = PassthroughSubject<Int, Never>()
     var kept: AnyCancellable?
-    var subscribeLine = 0
+    var buildLine = 0
     let failure = failedLeakCheck { _ in
-      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in }); buildLine = #line
       kept = AnyCancellable(sink)
-      subject.filter { $0 > 0 }.subscribe(sink); subscribeLine = #line
+      subject.filter { $0 > 0 }.subscribe(sink)
     }
-    // The sink was created before `subscribe`, and joins the pipeline all the same.
+    // What `subscribe` builds for the sink joins the pipeline the sink started.
     #expect(failure?.pipelines.map(\.operators) == [["Sink<Int, Never>", "Filter", "PassthroughSubject"]])
     #expect(failure?.pipelines.first?.survivors.count == 2)
-    #expect(failure?.pipelines.first?.origin?.line == subscribeLine)
+    #expect(failure?.pipelines.first?.origin?.line == buildLine)
     kept = nil
   }
 
@@ -209,33 +209,42 @@ struct LeakOriginTests {
     owner.cancellable = nil
   }
 
-  @Test func aPipelineSubscribedOnAnotherThreadNamesTheLineThere() {
+  @Test func aSubscriberSubscribedOnAnotherThreadKeepsItsPipeline() {
     let keeper = Keeper()
     let subject = PassthroughSubject<Int, Never>()
-    let subscribeLine = Mutex(0)
+    var buildLine = 0
     let failure = failedLeakCheck { _ in
       nonisolated(unsafe) let sink = Subscribers.Sink<Int, Never>(receiveCompletion: { _ in }, receiveValue: { _ in })
+      buildLine = #line - 1
       let subscribed = DispatchSemaphore(value: 0)
       DispatchQueue(label: "LeakOriginTests.other").async {
-        subject.subscribe(sink); subscribeLine.withLock { $0 = #line }
+        // No check is bound to this thread: the subject's subscription joins the sink's pipeline.
+        subject.map { $0 + 1 }.subscribe(sink)
         keeper.keep(AnyCancellable(sink))
         subscribed.signal()
       }
       subscribed.wait()
     }
-    #expect(failure?.pipelines.first?.operators == ["Sink<Int, Never>", "PassthroughSubject"])
-    #expect(failure?.pipelines.first?.origin?.line == subscribeLine.withLock { $0 })
+    #expect(failure?.pipelines.count == 1)
+    #expect(failure?.pipelines.first?.operators == ["Sink<Int, Never>", "Map", "PassthroughSubject"])
+    #expect(failure?.pipelines.first?.survivors.count == 2)
+    #expect(failure?.pipelines.first?.origin?.line == buildLine)
     keeper.releaseAll()
   }
 
-  @Test func anObjectBuiltOutsideAnyPipelineIsStillListed() {
+  @Test func aSubscriberNeverSubscribedNamesTheLineThatBuiltIt() {
     var kept: Subscribers.Sink<Int, Never>?
+    var buildLine = 0
     let failure = failedLeakCheck { _ in
-      kept = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in })
+      kept = Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { _ in }); buildLine = #line
     }
     #expect(failure?.survivors.map(\.typeName) == ["Subscribers.Sink<Int, Never>"])
-    #expect(failure?.pipelines.isEmpty == true)
-    #expect(failure?.description == "1 object(s) outlived the leak check:\n  - Subscribers.Sink<Int, Never>")
+    #expect(
+      failure?.description == """
+        1 object(s) outlived the leak check:
+          - Subscribers.Sink<Int, Never>
+        1 pipeline leaked: Sink<Int, Never>, built at \(Self.fileName):\(buildLine)
+        """)
     kept = nil
   }
 }

@@ -37,7 +37,7 @@ private struct RecordedType: Sendable {
 private struct Member: Sendable {
   let type: RecordedType
   let name: String?
-  var pipeline: CensusPipeline?
+  let pipeline: CensusPipeline?
 }
 
 /// What a leak check records: its live members, and where their pipelines were built.
@@ -54,8 +54,9 @@ private final class CensusLedger: Sendable {
   }
 }
 
-/// One pipeline built while a leak check runs: the objects created during one outermost call of
-/// `sink`, `assign`, `subscribe` or `values`, and those created later on their behalf.
+/// One pipeline built while a leak check runs: an object created for no other framework object
+/// (a `Sink`, an `Assign`, the subscription a user's own subscriber receives, the iterator of
+/// `values`), and every object created later on its behalf, directly or through others.
 package final class CensusPipeline: Sendable {
   /// Numbers the check's pipelines in the order they were built.
   package let number: UInt64
@@ -83,8 +84,8 @@ package struct CensusSurvivor: Sendable {
 ///
 /// Objects created while the check's task-local scope is bound register here, and so do objects
 /// that a pipeline creates later on other threads, which inherit the scope of the framework
-/// object they are created for. While a pipeline is being built, the current scope is the
-/// pipeline's, which records its members in its check's ledger.
+/// object they are created for. The task-local scope is always a check's; each member joins the
+/// scope of its pipeline, which records it in its check's ledger.
 @usableFromInline
 package final class CensusScope: Sendable {
   /// The scope bound to the current task or thread.
@@ -98,14 +99,15 @@ package final class CensusScope: Sendable {
   private let parent: CensusScope?
 
   /// A check's scope. While it runs, `captureOrigin` is called once for each pipeline, on the
-  /// thread that builds it, inside the outermost `sink`, `assign`, `subscribe` or `values` call.
+  /// thread that builds it, while the first object of the pipeline is created: inside the user's
+  /// call of `sink`, `assign`, `subscribe` or `values`.
   package init(captureOrigin: (@Sendable () -> (any Sendable)?)? = nil) {
     ledger = CensusLedger(captureOrigin: captureOrigin)
     pipeline = nil
     parent = nil
   }
 
-  private init(pipelineOf check: CensusScope) {
+  fileprivate init(pipelineOf check: CensusScope) {
     ledger = check.ledger
     parent = check
     let number = ledger.nextPipeline.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -174,47 +176,6 @@ package final class CensusScope: Sendable {
   package func leave(_ serial: UInt64) {
     ledger.members.withLock { _ = $0.removeValue(forKey: serial) }
   }
-
-  /// Moves a member that joined outside any pipeline into this scope's pipeline: a subscriber
-  /// created on its own, then subscribed.
-  func adopt(_ serial: UInt64, from scope: CensusScope) {
-    guard let pipeline, scope.ledger === ledger else { return }
-    ledger.members.withLock { members in
-      if members[serial]?.pipeline == nil { members[serial]?.pipeline = pipeline }
-    }
-  }
-
-  /// Runs `body`, which subscribes `subscriber`, with the objects it creates attributed to one
-  /// pipeline: a new one, unless this call is nested in the building of a pipeline or builds
-  /// more of the pipeline `subscriber` belongs to.
-  @usableFromInline @inline(never)
-  package static func buildingPipeline<Result>(subscribing subscriber: Any?, _ body: () -> Result) -> Result {
-    let current = CensusScope.current
-    guard let scope = CensusToken.scope(inheritingFrom: subscriber, current: current) else { return body() }
-    if scope.pipeline != nil {
-      return scope === current ? body() : $current.withValue(scope, operation: body)
-    }
-    let pipeline = CensusScope(pipelineOf: scope)
-    if let adoptable = CensusToken.unwrapped(subscriber) as? any CensusAdoptable {
-      adoptable.joinCensusPipeline(pipeline)
-    }
-    return $current.withValue(pipeline, operation: body)
-  }
-}
-
-/// Whether some leak check is running: the one load that the outermost subscribing calls
-/// (`sink`, `assign`, `subscribe`, `values`) make while none is, before they take the path that
-/// builds their pipeline through ``CensusScope/buildingPipeline(subscribing:_:)``.
-@inlinable @inline(__always)
-package var censusIsChecking: Bool {
-  censusActiveScopes.load(ordering: .relaxed) != 0
-}
-
-/// A subscriber that a user may create on its own and subscribe later, which then joins the
-/// pipeline its subscription builds.
-@usableFromInline
-package protocol CensusAdoptable: AnyObject {
-  func joinCensusPipeline(_ pipeline: CensusScope)
 }
 
 /// A framework object that carries a census scope, from which objects created on its behalf
@@ -260,34 +221,33 @@ package struct CensusToken: ~Copyable, Sendable {
     }
   }
 
-  /// The scope an object created now on behalf of `related` joins: the pipeline `related`
-  /// belongs to, if it belongs to the check bound to this thread or no check is bound; else the
-  /// current scope, or the one `related` carries, looking through wrappers such as `AnySubscriber`.
+  /// The scope an object created now on behalf of `related` joins: the pipeline that `related`
+  /// belongs to, looking through wrappers such as `AnySubscriber`, if that pipeline belongs to
+  /// the check bound to this thread or no check is bound; otherwise a new pipeline of that
+  /// check, or of the check `related` carries.
   ///
-  /// So a pipeline goes on growing in its own scope when it creates objects later, on any
-  /// thread: a `flatMap` inner subscribed while the test sends a value, a timer on a queue.
+  /// So each object built while a subscriber subscribes joins the pipeline of the subscriber it
+  /// is built for, and a pipeline goes on growing in its own scope when it creates objects later,
+  /// on any thread: a `flatMap` inner subscribed while the test sends a value, a timer on a
+  /// queue. An object built for no framework object (a `Sink`, a subscription for the user's own
+  /// subscriber) starts a pipeline, and the check captures where.
   @usableFromInline
   package static func scope(inheritingFrom related: Any?) -> CensusScope? {
-    scope(inheritingFrom: related, current: CensusScope.current)
-  }
-
-  static func scope(inheritingFrom related: Any?, current: CensusScope?) -> CensusScope? {
+    let current = CensusScope.current
     let carried = (unwrapped(related) as? any CensusScoped)?.censusScope
-    guard let current else { return carried }
-    if let carried, carried.pipeline != nil, carried.check === current.check { return carried }
-    return current
+    if let carried, carried.pipeline != nil, current == nil || carried.check === current?.check {
+      return carried
+    }
+    guard let check = current?.check ?? carried?.check else { return nil }
+    return CensusScope(pipelineOf: check)
   }
 
   /// `related`, looked at through wrappers such as `AnySubscriber`.
-  static func unwrapped(_ related: Any?) -> Any? {
+  @usableFromInline
+  package static func unwrapped(_ related: Any?) -> Any? {
     var related = related
     while let wrapper = related as? any CensusTransparent { related = wrapper.censusWrapped }
     return related
-  }
-
-  /// Moves this member into `pipeline`, if it joined its check outside any pipeline.
-  package func adopt(into pipeline: CensusScope) {
-    if let scope, scope.pipeline == nil { pipeline.adopt(serial, from: scope) }
   }
 
   deinit {

@@ -70,22 +70,9 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
     @inlinable
     init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, Never>.Limit) {
-      if _slowPath(censusIsChecking) {
-        lifetime = CensusScope.buildingPipeline(subscribing: nil) { Self.subscribe(publisher, limit: limit) }
-      } else {
-        lifetime = Self.subscribe(publisher, limit: limit)
-      }
-    }
-
-    /// Subscribes a new inner to `publisher`, and returns its lifetime.
-    @inlinable
-    static func subscribe(
-      _ publisher: P, limit: AsyncIterationStateMachine<P.Output, Never>.Limit
-    ) -> AsyncIterationLifetime<P.Output, Never> {
       let inner = AsyncIterationInner<P.Output, Never>(limit: limit)
-      let lifetime = AsyncIterationLifetime(inner)
+      lifetime = AsyncIterationLifetime(inner)
       publisher.subscribe(inner)
-      return lifetime
     }
 
     /// Produces the next element in the sequence: `nil` once the publisher has finished, or once

@@ -71,22 +71,9 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
     @usableFromInline
     init(_ publisher: P, limit: AsyncIterationStateMachine<P.Output, P.Failure>.Limit) {
-      if _slowPath(censusIsChecking) {
-        lifetime = CensusScope.buildingPipeline(subscribing: nil) { Self.subscribe(publisher, limit: limit) }
-      } else {
-        lifetime = Self.subscribe(publisher, limit: limit)
-      }
-    }
-
-    /// Subscribes a new inner to `publisher`, and returns its lifetime.
-    @usableFromInline
-    static func subscribe(
-      _ publisher: P, limit: AsyncIterationStateMachine<P.Output, P.Failure>.Limit
-    ) -> AsyncIterationLifetime<P.Output, P.Failure> {
       let inner = AsyncIterationInner<P.Output, P.Failure>(limit: limit)
-      let lifetime = AsyncIterationLifetime(inner)
+      lifetime = AsyncIterationLifetime(inner)
       publisher.subscribe(inner)
-      return lifetime
     }
 
     /// Produces the next element in the sequence: `nil` once the publisher has finished or the

@@ -32,18 +32,7 @@ extension Publisher {
   @inlinable @inline(__always)
   public func subscribe<S: Subscriber>(_ subscriber: S)
   where S.Input == Output, S.Failure == Failure {
-    if _slowPath(censusIsChecking) {
-      subscribeBuildingPipeline(subscriber)
-    } else {
-      receive(subscriber: subscriber)
-    }
-  }
-
-  /// ``subscribe(_:)->()`` while a leak check runs: out of line, so that the callers, inlined
-  /// into every operator's subscription, stay as small as when no check existed.
-  @usableFromInline @inline(never)
-  func subscribeBuildingPipeline<S: Subscriber>(_ subscriber: S) where S.Input == Output, S.Failure == Failure {
-    CensusScope.buildingPipeline(subscribing: subscriber) { receive(subscriber: subscriber) }
+    receive(subscriber: subscriber)
   }
 
   /// Attaches the specified subject to this publisher: the subject re-publishes every value and
@@ -57,21 +46,7 @@ extension Publisher {
   @inlinable
   public func subscribe<S: Subject>(_ subject: S) -> AnyCancellable
   where S.Output == Output, S.Failure == Failure {
-    if _slowPath(censusIsChecking) { return subscribeBuildingPipeline(subject) }
-    return attach(SubjectSubscriber(subject))
-  }
-
-  /// ``subscribe(_:)->AnyCancellable`` while a leak check runs, out of line.
-  @usableFromInline @inline(never)
-  func subscribeBuildingPipeline<S: Subject>(_ subject: S) -> AnyCancellable
-  where S.Output == Output, S.Failure == Failure {
-    CensusScope.buildingPipeline(subscribing: nil) { attach(SubjectSubscriber(subject)) }
-  }
-
-  /// Subscribes `subscriber` and returns the token that cancels it.
-  @inlinable
-  func attach<S: Subscriber & Cancellable & AnyObject>(_ subscriber: S) -> AnyCancellable
-  where S.Input == Output, S.Failure == Failure {
+    let subscriber = SubjectSubscriber(subject)
     receive(subscriber: subscriber)
     return AnyCancellable(cancelling: subscriber)
   }

@@ -142,11 +142,6 @@ extension Publisher where Failure == Never {
   /// ```
   @inlinable
   public func assign(to published: inout Published<Output>.Publisher) {
-    let subject = published.subject
-    if _slowPath(censusIsChecking) {
-      CensusScope.buildingPipeline(subscribing: nil) { subscribe(SubjectSubscriber(subject)) }
-    } else {
-      subscribe(SubjectSubscriber(subject))
-    }
+    subscribe(SubjectSubscriber(published.subject))
   }
 }

@@ -12,7 +12,7 @@ extension Subscribers {
   /// let cancellable = [1, 2].publisher.assign(to: \.count, on: model)
   /// ```
   public final class Assign<Root, Input>: Subscriber, Cancellable, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, CensusAdoptable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
   {
     /// The kind of errors this publisher might publish.
     public typealias Failure = Never
@@ -43,9 +43,6 @@ extension Subscribers {
 
     @usableFromInline
     package var censusScope: CensusScope? { census.scope }
-
-    @usableFromInline
-    package func joinCensusPipeline(_ pipeline: CensusScope) { census.adopt(into: pipeline) }
 
     /// A textual representation of this instance.
     public var description: String { "Assign \(Root.self)." }
@@ -120,11 +117,8 @@ extension Publisher where Failure == Never {
   /// let cancellable = slider.values.assign(to: \.volume, on: player)
   /// ```
   public func assign<Root>(to keyPath: ReferenceWritableKeyPath<Root, Output>, on object: Root) -> AnyCancellable {
-    if _slowPath(censusIsChecking) {
-      return CensusScope.buildingPipeline(subscribing: nil) {
-        attach(Subscribers.Assign(object: object, keyPath: keyPath))
-      }
-    }
-    return attach(Subscribers.Assign(object: object, keyPath: keyPath))
+    let subscriber = Subscribers.Assign(object: object, keyPath: keyPath)
+    subscribe(subscriber)
+    return AnyCancellable(cancelling: subscriber)
   }
 }

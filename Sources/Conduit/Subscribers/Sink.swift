@@ -13,7 +13,7 @@ extension Subscribers {
   /// [1, 2].publisher.subscribe(sink)
   /// ```
   public final class Sink<Input, Failure: Error>: Subscriber, Cancellable, CustomStringConvertible,
-    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped, CensusAdoptable
+    CustomReflectable, CustomPlaygroundDisplayConvertible, CensusScoped
   {
     /// The closure to execute on receipt of a value.
     public var receiveValue: (Input) -> Void {
@@ -68,9 +68,6 @@ extension Subscribers {
 
     @usableFromInline
     package var censusScope: CensusScope? { census.scope }
-
-    @usableFromInline
-    package func joinCensusPipeline(_ pipeline: CensusScope) { census.adopt(into: pipeline) }
 
     /// A textual representation of this instance.
     public var description: String { "Sink" }
@@ -177,22 +174,9 @@ extension Publisher {
     receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
     receiveValue: @escaping (Output) -> Void
   ) -> AnyCancellable {
-    if _slowPath(censusIsChecking) {
-      return sinkBuildingPipeline(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
-    }
-    return attach(Subscribers.Sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
-  }
-
-  /// ``sink(receiveCompletion:receiveValue:)`` while a leak check runs: out of line, so that the
-  /// caller's code is what it is when no check exists.
-  @usableFromInline @inline(never)
-  func sinkBuildingPipeline(
-    receiveCompletion: @escaping (Subscribers.Completion<Failure>) -> Void,
-    receiveValue: @escaping (Output) -> Void
-  ) -> AnyCancellable {
-    CensusScope.buildingPipeline(subscribing: nil) {
-      attach(Subscribers.Sink(receiveCompletion: receiveCompletion, receiveValue: receiveValue))
-    }
+    let sink = Subscribers.Sink<Output, Failure>(receiveCompletion: receiveCompletion, receiveValue: receiveValue)
+    subscribe(sink)
+    return AnyCancellable(cancelling: sink)
   }
 }
 
