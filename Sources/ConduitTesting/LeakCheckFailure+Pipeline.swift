@@ -26,7 +26,10 @@ extension LeakCheckFailure {
     public var description: String {
       let chain = operators.joined(separator: " ← ")
       let verb = operators.count == 1 ? "built" : "subscribed"
-      guard let origin else { return "\(chain), \(verb) at an unknown place (no debug information)" }
+      guard let origin else {
+        return
+          "\(chain), \(verb) at an unknown place (no debug information, or built after the check's first \(PipelineOrigins.limit) pipelines)"
+      }
       return "\(chain), \(verb) at \(origin)"
     }
   }

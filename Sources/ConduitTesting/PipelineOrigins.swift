@@ -21,14 +21,23 @@ final class PipelineOrigins: Sendable {
     private static let images = ImageMap.capture()
   #endif
 
+  /// How many pipelines of a check say where they were built. A check that builds more, such
+  /// as a stress test's loop, does not pay a backtrace for each; a leak in a loop is found among
+  /// the first of them.
+  static let limit = 100
+
+  // Counts the backtraces taken, up to `limit`.
+  private let taken = Atomic<Int>(0)
+
   init() {}
 
   /// A backtrace of the current thread, for ``origin(of:)`` to read later; `nil` where the
-  /// toolchain cannot take one.
+  /// toolchain cannot take one, or once the check has taken ``limit``.
   func capture() -> (any Sendable)? {
+    guard taken.wrappingAdd(1, ordering: .relaxed).oldValue < Self.limit else { return nil }
     #if canImport(Runtime)
       if #available(macOS 26.0, *) {
-        return try? Backtrace.capture(algorithm: .fast, limit: 24, offset: 0, top: 0, images: Self.images)
+        return try? Backtrace.capture(algorithm: .fast, limit: 64, offset: 0, top: 0, images: Self.images)
       }
     #endif
     return nil
@@ -39,7 +48,9 @@ final class PipelineOrigins: Sendable {
   func origin(of captured: (any Sendable)?) -> LeakCheckFailure.Origin? {
     #if canImport(Runtime)
       if #available(macOS 26.0, *) {
-        guard let backtrace = captured as? Backtrace, let symbolicated = backtrace.symbolicated() else { return nil }
+        guard let backtrace = captured as? Backtrace,
+          let symbolicated = backtrace.symbolicated(with: Self.images, options: [.showSourceLocations])
+        else { return nil }
         for frame in symbolicated.frames {
           guard let location = frame.symbol?.sourceLocation, location.line > 0,
             !Self.isInConduit(location.path)

@@ -248,3 +248,76 @@ struct LeakOriginTests {
     kept = nil
   }
 }
+
+/// Every operator keeps a pipeline whole: what it builds, now or later, joins the pipeline of the
+/// subscriber it is built for, through the operators that allocate nothing of their own.
+@Suite(.leakChecked)
+struct LeakOriginCoverageTests {
+  /// Pipelines through each family of operators.
+  enum Chain: String, CaseIterable, Sendable {
+    case perValue, fallible, triggers, fanIn, flattening, sharing, concatenation, time, reductions
+  }
+
+  struct Boom: Error {}
+
+  /// Builds a pipeline of `chain`'s operators from `subject` to a sink, and sends it a value.
+  static func build(
+    _ chain: Chain, from subject: PassthroughSubject<Int, Never>, scheduler: TestSchedulerOf<DispatchQueue>
+  ) -> AnyCancellable {
+    let other = PassthroughSubject<Int, Never>()
+    let cancellable: AnyCancellable
+    switch chain {
+    case .perValue:
+      cancellable = subject.map { $0 + 1 }.filter { $0 > 0 }.compactMap { $0 }.removeDuplicates()
+        .scan(0, +).handleEvents(receiveOutput: { _ in }).map(\.self).dropFirst(0).prefix(while: { _ in true })
+        .breakpoint().sink { _ in }
+    case .fallible:
+      cancellable = subject.setFailureType(to: Boom.self).tryMap { $0 }.mapError { _ in Boom() }
+        .catch { _ in Just(0).setFailureType(to: Boom.self) }.retry(1).replaceError(with: 0)
+        .assertNoFailure().sink { _ in }
+    case .triggers:
+      cancellable = subject.prefix(untilOutputFrom: other).drop(untilOutputFrom: other).sink { _ in }
+    case .fanIn:
+      cancellable = subject.merge(with: other).zip(other).combineLatest(other).sink { _ in }
+    case .flattening:
+      cancellable = subject.flatMap { _ in other }.map { _ in other }.switchToLatest().sink { _ in }
+    case .sharing:
+      cancellable = subject.share().multicast { PassthroughSubject() }.autoconnect().sink { _ in }
+    case .concatenation:
+      cancellable = subject.prepend(0).append(other).sink { _ in }
+    case .time:
+      cancellable = subject.receive(on: scheduler).subscribe(on: scheduler)
+        .debounce(for: .seconds(1), scheduler: scheduler).throttle(for: .seconds(1), scheduler: scheduler, latest: true)
+        .delay(for: .seconds(1), scheduler: scheduler).timeout(.seconds(9), scheduler: scheduler)
+        .measureInterval(using: scheduler).map { _ in 0 }.collect(.byTime(scheduler, .seconds(1))).sink { _ in }
+    case .reductions:
+      cancellable = subject.buffer(size: 4, prefetch: .byRequest, whenFull: .dropOldest).collect(2).flatMap {
+        $0.publisher
+      }
+      .reduce(0, +).zip(subject.count()).sink { _ in }
+    }
+    scheduler.advance()
+    subject.send(1)
+    other.send(2)
+    scheduler.advance(by: .milliseconds(10))
+    return cancellable
+  }
+
+  @Test(arguments: Chain.allCases)
+  func aPipelineThroughEachFamilyOfOperatorsIsReportedWhole(_ chain: Chain) {
+    let subject = PassthroughSubject<Int, Never>()
+    let scheduler = DispatchQueue.test
+    let keeper = LeakOriginTests.Keeper()
+    let failure = failedLeakCheck { _ in
+      keeper.keep(Self.build(chain, from: subject, scheduler: scheduler))
+    }
+    let pipelines = failure?.pipelines ?? []
+    // A shared upstream is a pipeline of its own: each `multicast` connects its subject to it.
+    #expect(pipelines.count == (chain == .sharing ? 3 : 1), "\(pipelines.map(\.description))")
+    #expect(pipelines.reduce(0) { $0 + $1.survivors.count } == failure?.survivors.count)
+    #expect(pipelines.first?.operators.first?.hasPrefix("Sink<") == true)
+    #expect(Set(pipelines.map { $0.origin?.line }).count == 1, "\(pipelines.map(\.description))")
+    #expect(pipelines.first?.origin?.line != nil)
+    keeper.releaseAll()
+  }
+}
