@@ -7,8 +7,10 @@ import Dispatch
 /// throws a ``LeakCheckFailure`` listing every survivor: each object passed to
 /// ``LeakTracker/track(_:fileID:line:)``, and each framework object (an inner subscription, a
 /// subject's per-subscriber state, a sink …) created inside the body, on this thread or later on
-/// other threads on behalf of the same pipelines. Checks that run at the same time see only their
-/// own objects. An error thrown by the body is rethrown without a leak check.
+/// other threads on behalf of the same pipelines, and each leaked pipeline with the line of the
+/// body's code that subscribed it (see ``LeakCheckFailure/pipelines``). Checks that run at the
+/// same time see only their own objects. An error thrown by the body is rethrown without a leak
+/// check.
 ///
 /// This is an extension to Combine.
 ///
@@ -30,8 +32,8 @@ public func withLeakCheck<R>(timeout: Duration = .seconds(1), _ body: (LeakTrack
   while tracker.liveCount > 0 && ContinuousClock.now < deadline {
     pauseBriefly()
   }
-  let survivors = tracker.survivors
-  if !survivors.isEmpty { throw LeakCheckFailure(survivors: survivors) }
+  let failure = tracker.failure()
+  if !failure.survivors.isEmpty { throw failure }
   return result
 }
 
@@ -62,8 +64,8 @@ public func withLeakCheck<R>(
     await Task.yield()
     pauseBriefly()
   }
-  let survivors = tracker.survivors
-  if !survivors.isEmpty { throw LeakCheckFailure(survivors: survivors) }
+  let failure = tracker.failure()
+  if !failure.survivors.isEmpty { throw failure }
   return result
 }
 
@@ -143,7 +145,7 @@ private func judgeGrowth(_ tracker: LeakTracker, halfway: Int, iterations: Int) 
   guard final > halfway else { return }
   let measured =
     "\(halfway) alive after iteration \((iterations + 1) / 2), \(final) after iteration \(iterations)"
-  throw LeakCheckFailure(survivors: tracker.survivors, growth: measured)
+  throw tracker.failure(growth: measured)
 }
 
 /// Gives asynchronous teardown on other threads a moment to run.

@@ -1,7 +1,15 @@
 /// The error a leak check throws: the objects that outlived the checked body.
 ///
 /// Its description lists every survivor, by type, with the place it was tracked for objects
-/// passed to ``LeakTracker/track(_:fileID:line:)``.
+/// passed to ``LeakTracker/track(_:fileID:line:)``, then each leaked pipeline with the line of
+/// the user's code that subscribed it:
+///
+/// ```
+/// 2 object(s) outlived the leak check:
+///   - SubjectDownstream<Subscribers.Sink<Int, Never>>
+///   - Subscribers.Sink<Int, Never>
+/// 1 pipeline leaked: Sink<Int, Never> ← Map ← PassthroughSubject, subscribed at ModelTests.swift:42
+/// ```
 ///
 /// This is an extension to Combine.
 ///
@@ -29,14 +37,24 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
     }
   }
 
-  /// Every object that was still alive.
+  /// Every object that was still alive: tracked objects first, then framework objects by type.
   public let survivors: [Survivor]
+
+  /// The pipelines that the framework objects among the survivors belong to, in the order they
+  /// were built, each with the place in the user's code that built its subscriber.
+  ///
+  /// The places are read from the debug information when first asked for, which takes a
+  /// fraction of a second. This is an extension to Combine.
+  public var pipelines: [Pipeline] { leakedPipelines.pipelines }
 
   /// What the check measured, for a growth check; `nil` for a leak check.
   public let growth: String?
 
-  init(survivors: [Survivor], growth: String? = nil) {
+  private let leakedPipelines: LeakedPipelines
+
+  init(survivors: [Survivor], pipelines: LeakedPipelines = LeakedPipelines(), growth: String? = nil) {
     self.survivors = survivors
+    leakedPipelines = pipelines
     self.growth = growth
   }
 
@@ -49,16 +67,23 @@ public struct LeakCheckFailure: Error, CustomStringConvertible, Sendable {
     } else {
       lines.append("\(survivors.count) object(s) outlived the leak check:")
     }
-    var counts: [Survivor: Int] = [:]
-    var order: [Survivor] = []
-    for survivor in survivors {
-      if counts[survivor] == nil { order.append(survivor) }
-      counts[survivor, default: 0] += 1
-    }
-    for survivor in order {
-      let count = counts[survivor] ?? 1
+    for (survivor, count) in Self.counted(survivors.map(\.description)) {
       lines.append(count == 1 ? "  - \(survivor)" : "  - \(count) × \(survivor)")
     }
+    for (pipeline, count) in Self.counted(pipelines.map(\.description)) {
+      lines.append("\(count) \(count == 1 ? "pipeline" : "pipelines") leaked: \(pipeline)")
+    }
     return lines.joined(separator: "\n")
+  }
+
+  /// The distinct lines among `lines`, in the order they first appear, each with how often.
+  private static func counted(_ lines: [String]) -> [(line: String, count: Int)] {
+    var counts: [String: Int] = [:]
+    var order: [String] = []
+    for line in lines {
+      if counts[line] == nil { order.append(line) }
+      counts[line, default: 0] += 1
+    }
+    return order.map { ($0, counts[$0] ?? 1) }
   }
 }

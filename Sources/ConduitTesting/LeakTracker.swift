@@ -23,11 +23,16 @@ public final class LeakTracker: Sendable {
     let line: Int
   }
 
+  /// Where this check's pipelines are built.
+  private let origins = PipelineOrigins()
   /// The framework objects attributed to this check.
-  let scope = CensusScope()
+  let scope: CensusScope
   private let tracked = Locked<[Tracked]>([])
 
-  init() {}
+  init() {
+    let origins = origins
+    scope = CensusScope(captureOrigin: { origins.capture() })
+  }
 
   func record<T: AnyObject>(_ object: T, fileID: String, line: Int) {
     let entry = Tracked(
@@ -36,15 +41,37 @@ public final class LeakTracker: Sendable {
   }
 
   /// What is still alive: tracked objects first, in the order they were tracked, then framework
-  /// objects by type.
-  var survivors: [LeakCheckFailure.Survivor] {
+  /// objects by type; and the pipelines the framework objects belong to.
+  func failure(growth: String? = nil) -> LeakCheckFailure {
     let trackedAlive = tracked.withLock { entries in
       entries.filter { $0.object != nil }.map {
         LeakCheckFailure.Survivor(typeName: $0.typeName, fileID: $0.fileID, line: $0.line)
       }
     }
-    let framework = scope.survivors.map { LeakCheckFailure.Survivor(typeName: $0, fileID: nil, line: nil) }
-    return trackedAlive + framework
+    let members = scope.members
+    let framework = members.map { LeakCheckFailure.Survivor(typeName: $0.typeName, fileID: nil, line: nil) }
+    var groups: [(pipeline: CensusPipeline, members: [CensusSurvivor], survivors: [LeakCheckFailure.Survivor])] = []
+    var groupOfPipeline: [UInt64: Int] = [:]
+    for (member, survivor) in zip(members, framework) {
+      guard let pipeline = member.pipeline else { continue }
+      if let index = groupOfPipeline[pipeline.number] {
+        groups[index].members.append(member)
+        groups[index].survivors.append(survivor)
+      } else {
+        groupOfPipeline[pipeline.number] = groups.count
+        groups.append((pipeline, [member], [survivor]))
+      }
+    }
+    let pipelines = groups.map { group in
+      LeakedPipelines.Unplaced(
+        operators: PipelineChain.names(
+          of: group.members.map { PipelineChain.Object(typeName: $0.typeName, name: $0.name) }),
+        survivors: group.survivors, backtrace: group.pipeline.origin)
+    }
+    let byType = framework.enumerated().sorted { ($0.element.typeName, $0.offset) < ($1.element.typeName, $1.offset) }
+    return LeakCheckFailure(
+      survivors: trackedAlive + byType.map(\.element), pipelines: LeakedPipelines(pipelines, origins: origins),
+      growth: growth)
   }
 
   /// How many watched objects are alive, tracked and framework together.

@@ -9,18 +9,18 @@ struct LeakCheckFailureTests {
   }
 
   static let fileID = "ConduitTestingTests/LeakCheckFailureTests.swift"
+  static let fileName = "LeakCheckFailureTests.swift"
 
   @Test func describesEverySurvivorWithWhereItWasTracked() {
     let subject = PassthroughSubject<Int, Never>()
     weak var escaped: Model?
     var trackedLine = 0
-    let failure = #expect(throws: LeakCheckFailure.self) {
-      try withLeakCheck(timeout: .milliseconds(20)) { tracker in
-        let (model, line) = (tracker.track(Model()), #line)
-        trackedLine = line
-        escaped = model
-        model.cancellable = subject.sink { _ in _ = model }
-      }
+    var sinkLine = 0
+    let failure = failedLeakCheck { tracker in
+      let (model, line) = (tracker.track(Model()), #line)
+      trackedLine = line
+      escaped = model
+      (model.cancellable, sinkLine) = (subject.sink { _ in _ = model }, #line)
     }
     #expect(
       failure?.description == """
@@ -28,6 +28,7 @@ struct LeakCheckFailureTests {
           - ConduitTestingTests.LeakCheckFailureTests.Model (tracked at \(Self.fileID):\(trackedLine))
           - SubjectDownstream<Subscribers.Sink<Int, Never>>
           - Subscribers.Sink<Int, Never>
+        1 pipeline leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)
         """)
     escaped?.cancellable = nil
     #expect(escaped == nil)
@@ -36,11 +37,12 @@ struct LeakCheckFailureTests {
   @Test func groupsIdenticalSurvivorsWithACount() {
     let subject = PassthroughSubject<String, Never>()
     var kept: [AnyCancellable] = []
-    let failure = #expect(throws: LeakCheckFailure.self) {
-      try withLeakCheck(timeout: .milliseconds(20)) { _ in
-        for _ in 1...3 { kept.append(subject.sink { _ in }) }
-        kept.append(Future<Int, Never> { _ in }.sink { _ in })
-      }
+    var lines: [Int] = []
+    let failure = failedLeakCheck { _ in
+      for _ in 1...3 { kept.append(subject.sink { _ in }) }
+      lines.append(#line - 1)
+      kept.append(Future<Int, Never> { _ in }.sink { _ in })
+      lines.append(#line - 1)
     }
     #expect(failure?.survivors.count == 8)
     #expect(
@@ -50,6 +52,8 @@ struct LeakCheckFailureTests {
           - 3 × SubjectDownstream<Subscribers.Sink<String, Never>>
           - Subscribers.Sink<Int, Never>
           - 3 × Subscribers.Sink<String, Never>
+        3 pipelines leaked: Sink<String, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(lines[0])
+        1 pipeline leaked: Sink<Int, Never> ← Future, subscribed at \(Self.fileName):\(lines[1])
         """)
     kept.removeAll()
   }
@@ -57,8 +61,9 @@ struct LeakCheckFailureTests {
   @Test func describesGrowthWithWhatWasMeasured() {
     let subject = PassthroughSubject<Int, Never>()
     var kept: [AnyCancellable] = []
-    let failure = #expect(throws: LeakCheckFailure.self) {
-      try withGrowthCheck(iterations: 4) { _ in kept.append(subject.sink { _ in }) }
+    var sinkLine = 0
+    let failure = failedGrowthCheck(iterations: 4) { _ in
+      kept.append(subject.sink { _ in }); sinkLine = #line
     }
     #expect(failure?.growth == "4 alive after iteration 2, 8 after iteration 4")
     #expect(
@@ -67,6 +72,7 @@ struct LeakCheckFailureTests {
         Still alive at the end:
           - 4 × SubjectDownstream<Subscribers.Sink<Int, Never>>
           - 4 × Subscribers.Sink<Int, Never>
+        4 pipelines leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)
         """)
     kept.removeAll()
   }

@@ -50,6 +50,7 @@ struct LeakCheckedTraitTests {
   @Test func leakingTestRecordsAnIssueNamingTheSurvivorsAtTheTest() async throws {
     let test = try #require(Test.current)
     let keeper = Keeper()
+    let sinkLine = #line + 5
     try await withKnownIssue {
       try await LeakCheckedTrait.leakChecked(timeout: .milliseconds(20)).provideScope(
         for: test, testCase: Test.Case.current
@@ -62,6 +63,7 @@ struct LeakCheckedTraitTests {
         2 object(s) outlived the leak check:
           - SubjectDownstream<Subscribers.Sink<Int, Never>>
           - Subscribers.Sink<Int, Never>
+        1 pipeline leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at LeakCheckedTraitTests.swift:\(sinkLine)
         """
       ] && issue.sourceLocation == test.sourceLocation
     }

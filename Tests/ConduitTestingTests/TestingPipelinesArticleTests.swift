@@ -172,6 +172,44 @@ struct TestingPipelinesArticleTests {
     escaped?.cancellable?.cancel()
     #expect(escaped == nil)
   }
+
+  /// "Find the line that built a leaked pipeline": the article's leaking model, whose pipeline
+  /// debounces.
+  final class DebouncingLeakingSearchModel {
+    let queries = PassthroughSubject<String, Never>()
+    private(set) var searches: [String] = []
+    var cancellable: AnyCancellable?
+
+    init(scheduler: AnySchedulerOf<DispatchQueue>) {
+      cancellable =
+        queries
+        .debounce(for: .milliseconds(300), scheduler: scheduler)
+        .removeDuplicates()
+        .sink { query in self.searches.append(query) }
+    }
+
+    static let sinkLine = #line - 3
+  }
+
+  /// "Find the line that built a leaked pipeline": the report names the model's `sink` line.
+  @Test func aLeakedPipelineNamesTheLineThatSubscribedIt() {
+    weak var escaped: DebouncingLeakingSearchModel?
+    let failure = failedLeakCheck { _ in
+      let model = DebouncingLeakingSearchModel(scheduler: DispatchQueue.test.eraseToAnyScheduler())
+      escaped = model
+    }
+    let line = DebouncingLeakingSearchModel.sinkLine
+    #expect(
+      failure?.pipelines.map(\.description) == [
+        "Sink<String, Never> ← RemoveDuplicates ← Debounce ← PassthroughSubject, subscribed at TestingPipelinesArticleTests.swift:\(line)"
+      ])
+    #expect(
+      failure?.description.hasSuffix(
+        "1 pipeline leaked: Sink<String, Never> ← RemoveDuplicates ← Debounce ← PassthroughSubject, subscribed at TestingPipelinesArticleTests.swift:\(line)"
+      ) == true)
+    escaped?.cancellable?.cancel()
+    #expect(escaped == nil)
+  }
 }
 
 #if canImport(XCTest)

@@ -117,3 +117,9 @@ extension Publisher {
     Publishers.AssertNoFailure(upstream: self, prefix: prefix, file: file, line: line)
   }
 }
+
+extension AssertNoFailureInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

@@ -174,3 +174,9 @@ extension Publisher {
     })
   }
 }
+
+extension BreakpointInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

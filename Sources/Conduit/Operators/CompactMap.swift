@@ -137,3 +137,9 @@ extension Publisher {
     Publishers.CompactMap(upstream: self, transform: transform)
   }
 }
+
+extension CompactMapInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

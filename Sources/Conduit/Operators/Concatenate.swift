@@ -279,7 +279,9 @@ where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.F
 
 extension ConcatenateInner {
   /// The subscriber to the prefix: forwards to the subscription, marked as the prefix's.
-  struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  struct PrefixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    CensusTransparent
+  {
     typealias Input = Types.Input
     typealias Failure = Types.Failure
 
@@ -293,6 +295,7 @@ extension ConcatenateInner {
     var description: String { inner.description }
     var customMirror: Mirror { inner.customMirror }
     var playgroundDescription: Any { description }
+    var censusWrapped: Any? { inner }
 
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, from: .prefix)
@@ -308,7 +311,9 @@ extension ConcatenateInner {
   }
 
   /// The subscriber to the suffix: forwards to the subscription, marked as the suffix's.
-  struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible {
+  struct SuffixSide: Subscriber, CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible,
+    CensusTransparent
+  {
     typealias Input = Types.Input
     typealias Failure = Types.Failure
 
@@ -322,6 +327,7 @@ extension ConcatenateInner {
     var description: String { inner.description }
     var customMirror: Mirror { inner.customMirror }
     var playgroundDescription: Any { description }
+    var censusWrapped: Any? { inner }
 
     func receive(subscription: any Subscription) {
       inner.receive(subscription: subscription, from: .suffix)

@@ -129,3 +129,9 @@ extension Publisher {
     Publishers.Filter(upstream: self, isIncluded: isIncluded)
   }
 }
+
+extension FilterInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

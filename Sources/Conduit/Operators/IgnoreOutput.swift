@@ -95,3 +95,9 @@ extension Publisher {
     Publishers.IgnoreOutput(upstream: self)
   }
 }
+
+extension IgnoreOutputInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

@@ -132,3 +132,9 @@ extension Publisher {
     Publishers.Map(upstream: self) { $0 ?? output }
   }
 }
+
+extension MapInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

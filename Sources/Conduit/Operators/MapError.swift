@@ -112,3 +112,9 @@ extension Publisher {
     Publishers.MapError(upstream: self, transform: transform)
   }
 }
+
+extension MapErrorInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

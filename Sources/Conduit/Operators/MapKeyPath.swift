@@ -85,3 +85,9 @@ extension Publisher {
     Publishers.MapKeyPath(upstream: self, keyPath: keyPath)
   }
 }
+
+extension MapKeyPathInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

@@ -129,3 +129,9 @@ extension Publisher {
     Publishers.MapKeyPath3(upstream: self, keyPath0: keyPath0, keyPath1: keyPath1, keyPath2: keyPath2)
   }
 }
+
+extension MapKeyPath3Inner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

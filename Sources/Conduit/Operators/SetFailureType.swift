@@ -112,3 +112,9 @@ extension Publisher where Failure == Never {
     Publishers.SetFailureType(upstream: self)
   }
 }
+
+extension SetFailureTypeInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

@@ -273,3 +273,9 @@ extension ConnectablePublisher {
     Publishers.Autoconnect(upstream: self)
   }
 }
+
+extension AutoconnectInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

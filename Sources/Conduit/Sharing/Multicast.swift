@@ -232,3 +232,9 @@ struct MulticastInner<Downstream: Subscriber>: Subscriber, CustomStringConvertib
     downstream.receive(completion: completion)
   }
 }
+
+extension MulticastInner: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its downstream.
+  @usableFromInline
+  var censusWrapped: Any? { downstream }
+}

@@ -30,7 +30,7 @@ private struct OffThreadJust: Publisher {
     let work = OffThreadWork {
       let attributed =
         CensusScope.current == nil && expectedScope != nil
-        && CensusToken.scope(inheritingFrom: subscriber) === expectedScope
+        && CensusToken.scope(inheritingFrom: subscriber)?.check === expectedScope
       log.entries.withLock { $0.append(attributed) }
       Just(value).subscribe(subscriber)
       group.leave()

@@ -40,3 +40,9 @@ extension CombiningSubscription {
     }
   }
 }
+
+extension CombiningSubscription.Side: CensusTransparent {
+  /// What an upstream creates on this side's behalf joins the combining subscription's pipeline.
+  @usableFromInline
+  var censusWrapped: Any? { parent }
+}

@@ -208,7 +208,7 @@ final class Reduction<Downstream: Subscriber, Input, UpstreamFailure: Error, Acc
     convertFailure: @escaping (UpstreamFailure) -> Downstream.Failure,
     reflection: Reflection = .reduction
   ) {
-    census = CensusToken(Reduction.self, inheritingFrom: downstream)
+    census = CensusToken(Reduction.self, inheritingFrom: downstream, named: description)
     state = Locked(Machine(downstream: downstream))
     self.description = description
     self.initial = initial

@@ -42,7 +42,8 @@ final class SubjectDownstream<Downstream: Subscriber>: SubjectMember,
   init(core: SubjectCore<Output, Failure>, downstream: Downstream) {
     census = CensusToken(
       SubjectDownstream.self,
-      inheritingFrom: (downstream as? any CensusScoped)?.censusScope == nil ? core : downstream)
+      inheritingFrom: (CensusToken.unwrapped(downstream) as? any CensusScoped)?.censusScope == nil ? core : downstream,
+      named: String(describing: core.subjectType))
     self.downstream = downstream
     self.core = core
     super.init(tracksCurrentValue: core.tracksCurrentValue) { member, value in

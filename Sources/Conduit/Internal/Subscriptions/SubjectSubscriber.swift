@@ -167,3 +167,9 @@ final class SubjectSubscriber<Downstream: Subject>: Subscriber, Subscription, Cu
 protocol UpstreamForgetting: AnyObject {
   func forgetUpstream(_ identifier: CombineIdentifier)
 }
+
+extension SubjectSubscriber: CensusScoped {
+  /// The pipeline this relay starts, which what the upstream creates for it joins.
+  @usableFromInline
+  var censusScope: CensusScope? { census.scope }
+}

@@ -41,3 +41,9 @@ extension TriggerSubscriber: CustomPlaygroundDisplayConvertible where Target: Cu
   @usableFromInline
   var playgroundDescription: Any { target.playgroundDescription }
 }
+
+extension TriggerSubscriber: CensusTransparent {
+  /// What is created on this subscriber's behalf joins the census scope of its target.
+  @usableFromInline
+  var censusWrapped: Any? { target }
+}
