@@ -4,12 +4,12 @@ import Synchronization
   import Runtime
 #endif
 
-/// Where the pipelines of one leak check are built: a backtrace taken inside the outermost
-/// `sink`, `assign`, `subscribe` or `values` call, and, when a report needs it, the first frame
-/// of it in the user's code.
+/// Where the pipelines of one leak check are built: a backtrace taken when a pipeline's first
+/// object is created (inside the user's call of `sink`, `assign`, `subscribe` or `values`), and,
+/// when a report needs it, the first frame of it in the user's code.
 ///
-/// Backtraces are cheap to take and dear to read, so a check takes one per pipeline and reads
-/// only those of the pipelines that leak.
+/// Backtraces are cheap to take and dear to read, so a check takes one per pipeline, up to
+/// ``limit``, and reads only those of the pipelines that leak.
 final class PipelineOrigins: Sendable {
   #if canImport(Runtime)
     /// The images loaded into the process, captured once, by the first pipeline of the first

@@ -100,7 +100,7 @@ final class SettlingExecutor: SerialExecutor, @unchecked Sendable {
         return state.waits
       }
       guard let wait else { return continuation.resume(returning: true) }
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Self.nanoseconds(timeout))) {
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(timeout.wholeNanoseconds)) {
         [weak self] in
         self?.endWait(wait)
       }
@@ -116,14 +116,6 @@ final class SettlingExecutor: SerialExecutor, @unchecked Sendable {
     waiter?.resume(returning: false)
   }
 
-  static func nanoseconds(_ duration: Duration) -> Int {
-    let (seconds, attoseconds) = duration.components
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return seconds < 0 ? .min : .max }
-    let (total, sumOverflow) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    guard !sumOverflow else { return seconds < 0 ? .min : .max }
-    return Int(total)
-  }
 }
 
 /// The thread-local mark of a thread whose global enqueues go to a ``SettlingExecutor``: an

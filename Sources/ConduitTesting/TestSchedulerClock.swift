@@ -50,7 +50,7 @@ public struct TestSchedulerClock: Clock, Sendable {
     /// let deadline = clock.now.advanced(by: .milliseconds(300))
     /// ```
     public func advanced(by duration: Duration) -> Instant {
-      Instant(schedulerTime.advanced(by: .nanoseconds(SettlingExecutor.nanoseconds(duration))))
+      Instant(schedulerTime.advanced(by: .nanoseconds(duration.wholeNanoseconds)))
     }
 
     /// The duration from this instant to `other`.

@@ -76,7 +76,7 @@ package struct CensusSurvivor: Sendable {
   /// What the member stands for in a pipeline, when its type does not say it: a subject's
   /// per-subscriber state names its subject's type.
   package let name: String?
-  /// The pipeline the member was built in; `nil` for one created outside any.
+  /// The pipeline the member was built in.
   package let pipeline: CensusPipeline?
 }
 
