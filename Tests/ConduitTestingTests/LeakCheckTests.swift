@@ -45,23 +45,6 @@ struct LeakCheckTests {
     }
   }
 
-  /// Holds a token across threads and tasks.
-  final class Keeper: Sendable {
-    private let slot = Locked<[AnyCancellable]>([])
-
-    func keep(_ cancellable: AnyCancellable) {
-      slot.withLock { $0.append(cancellable) }
-    }
-
-    func releaseAll() {
-      let released = slot.withLock { slot in
-        defer { slot = [] }
-        return slot
-      }
-      _ = released
-    }
-  }
-
   /// Opens once; every waiter before and after passes.
   actor Gate {
     private var isOpen = false

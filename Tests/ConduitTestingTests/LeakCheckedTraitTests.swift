@@ -6,25 +6,6 @@ import Testing
 
 @Suite(.leakChecked)
 struct LeakCheckedTraitTests {
-  /// Holds tokens across the `@Sendable` test function that the trait runs.
-  final class Keeper: Sendable {
-    private let slot = Locked<[AnyCancellable]>([])
-
-    var count: Int { slot.withLock { $0.count } }
-
-    func keep(_ cancellable: AnyCancellable) {
-      slot.withLock { $0.append(cancellable) }
-    }
-
-    func releaseAll() {
-      let released = slot.withLock { slot in
-        defer { slot = [] }
-        return slot
-      }
-      _ = released
-    }
-  }
-
   struct TestError: Error {}
 
   @Test func defaultsToOneSecondAndAppliesToEveryTestOfASuite() {

@@ -15,23 +15,6 @@ struct LeakOriginTests {
     var reading = 0
   }
 
-  /// Holds tokens across threads.
-  final class Keeper: Sendable {
-    private let tokens = Mutex<[AnyCancellable]>([])
-
-    func keep(_ token: AnyCancellable) {
-      tokens.withLock { $0.append(token) }
-    }
-
-    func releaseAll() {
-      let released = tokens.withLock { tokens in
-        defer { tokens = [] }
-        return tokens
-      }
-      _ = released
-    }
-  }
-
   static let fileName = "LeakOriginTests.swift"
 
   // MARK: The line of each kind of call
@@ -161,14 +144,11 @@ struct LeakOriginTests {
     }
     #expect(failure?.pipelines.count == 4)
     #expect(Set(failure?.pipelines ?? []).count == 1)
+    // The whole description of a growth check is pinned in `LeakCheckFailureTests`.
     #expect(
-      failure?.description == """
-        Live objects grew with the iterations: 4 alive after iteration 2, 8 after iteration 4.
-        Still alive at the end:
-          - 4 × SubjectDownstream<Subscribers.Sink<Int, Never>>
-          - 4 × Subscribers.Sink<Int, Never>
-        4 pipelines leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)
-        """)
+      failure?.description.hasSuffix(
+        "\n4 pipelines leaked: Sink<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(sinkLine)")
+        == true)
     owner.cancellables.removeAll()
   }
 
@@ -307,7 +287,7 @@ struct LeakOriginCoverageTests {
   func aPipelineThroughEachFamilyOfOperatorsIsReportedWhole(_ chain: Chain) {
     let subject = PassthroughSubject<Int, Never>()
     let scheduler = DispatchQueue.test
-    let keeper = LeakOriginTests.Keeper()
+    let keeper = Keeper()
     let failure = failedLeakCheck { _ in
       keeper.keep(Self.build(chain, from: subject, scheduler: scheduler))
     }
