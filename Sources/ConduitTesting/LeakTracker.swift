@@ -49,25 +49,27 @@ public final class LeakTracker: Sendable {
       }
     }
     let members = scope.members
-    let framework = members.map { LeakCheckFailure.Survivor(typeName: $0.typeName, fileID: nil, line: nil) }
-    var groups: [(pipeline: CensusPipeline, members: [CensusSurvivor], survivors: [LeakCheckFailure.Survivor])] = []
+    func survivor(_ member: CensusSurvivor) -> LeakCheckFailure.Survivor {
+      LeakCheckFailure.Survivor(typeName: member.typeName, fileID: nil, line: nil)
+    }
+    var groups: [(pipeline: CensusPipeline, members: [CensusSurvivor])] = []
     var groupOfPipeline: [UInt64: Int] = [:]
-    for (member, survivor) in zip(members, framework) {
+    for member in members {
       guard let pipeline = member.pipeline else { continue }
       if let index = groupOfPipeline[pipeline.number] {
         groups[index].members.append(member)
-        groups[index].survivors.append(survivor)
       } else {
         groupOfPipeline[pipeline.number] = groups.count
-        groups.append((pipeline, [member], [survivor]))
+        groups.append((pipeline, [member]))
       }
     }
     let pipelines = groups.map { group in
       LeakedPipelines.Unplaced(
         operators: PipelineChain.names(
           of: group.members.map { PipelineChain.Object(typeName: $0.typeName, name: $0.name) }),
-        survivors: group.survivors, backtrace: group.pipeline.origin)
+        survivors: group.members.map(survivor), backtrace: group.pipeline.origin)
     }
+    let framework = members.map(survivor)
     let byType = framework.enumerated().sorted { ($0.element.typeName, $0.offset) < ($1.element.typeName, $1.offset) }
     return LeakCheckFailure(
       survivors: trackedAlive + byType.map(\.element), pipelines: LeakedPipelines(pipelines, origins: origins),

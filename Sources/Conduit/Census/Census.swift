@@ -141,11 +141,6 @@ package final class CensusScope: Sendable {
     Int(ledger.nextSerial.load(ordering: .relaxed) - 1)
   }
 
-  /// The readable type names of the check's members alive, sorted, one entry per object.
-  package var survivors: [String] {
-    members.map(\.typeName).sorted()
-  }
-
   /// The check's members alive, in the order they joined, each with its pipeline.
   package var members: [CensusSurvivor] {
     let members = ledger.members.withLock { $0.sorted { $0.key < $1.key }.map(\.value) }
