@@ -4,6 +4,30 @@ import PackageDescription
 /// Where Apple's Combine is missing, so that `ConduitShim` is backed by Conduit.
 let nonApplePlatforms: [Platform] = [.linux, .windows, .android, .wasi, .openbsd]
 
+/// The library modules are compiled in Swift 5 language mode with every Swift 6 checking feature on,
+/// so that the compiler checks them as strictly as Swift 6 does (each finding is a warning, and CI
+/// fails on any warning), while Swift 6 code that calls them treats them as Combine's own module is
+/// treated: it inserts SE-0423's isolation check into every actor-isolated closure it passes, so
+/// that such a closure traps when an operator calls it off its actor instead of racing. Closures
+/// that are not isolated (`@Sendable` ones, references to nonisolated functions) get no check.
+let swift6Checking: [SwiftSetting] = [
+  .swiftLanguageMode(.v5),
+  .enableUpcomingFeature("StrictConcurrency"),
+  .enableUpcomingFeature("ConciseMagicFile"),
+  .enableUpcomingFeature("ForwardTrailingClosures"),
+  .enableUpcomingFeature("ImplicitOpenExistentials"),
+  .enableUpcomingFeature("BareSlashRegexLiterals"),
+  .enableUpcomingFeature("DeprecateApplicationMain"),
+  .enableUpcomingFeature("DisableOutwardActorInference"),
+  .enableUpcomingFeature("IsolatedDefaultValues"),
+  .enableUpcomingFeature("GlobalConcurrency"),
+  .enableUpcomingFeature("InferSendableFromCaptures"),
+  .enableUpcomingFeature("GlobalActorIsolatedTypesUsability"),
+  .enableUpcomingFeature("RegionBasedIsolation"),
+  .enableUpcomingFeature("DynamicActorIsolation"),
+  .enableUpcomingFeature("NonfrozenEnumExhaustivity"),
+]
+
 let package = Package(
   name: "Conduit",
   platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -15,14 +39,14 @@ let package = Package(
     .library(name: "ConduitShim", targets: ["ConduitShim"]),
   ],
   targets: [
-    .target(name: "Conduit"),
-    .target(name: "ConduitTesting", dependencies: ["Conduit"]),
+    .target(name: "Conduit", swiftSettings: swift6Checking),
+    .target(name: "ConduitTesting", dependencies: ["Conduit"], swiftSettings: swift6Checking),
     // Foundation's integrations live apart, so that a server can use Conduit without Foundation.
-    .target(name: "ConduitFoundation", dependencies: ["Conduit"]),
+    .target(name: "ConduitFoundation", dependencies: ["Conduit"], swiftSettings: swift6Checking),
     // What Conduit adds beyond Combine under names that widely used Combine libraries declare too
     // (combine-schedulers' `AnyScheduler`, `AnySchedulerOf`, `Publishers.Timer`): opt-in, so that
     // `import Conduit` never makes such a library's names ambiguous.
-    .target(name: "ConduitSchedulers", dependencies: ["Conduit"]),
+    .target(name: "ConduitSchedulers", dependencies: ["Conduit"], swiftSettings: swift6Checking),
     // Apple's Combine where it exists, Conduit and ConduitFoundation elsewhere: Apple platforms
     // never build Conduit through the shim.
     .target(

@@ -69,6 +69,7 @@ struct LeakOriginTests {
     #expect(failure?.pipelines.map(\.operators) == [["Sink<Int, Never>", "Filter", "PassthroughSubject"]])
     #expect(failure?.pipelines.first?.survivors.count == 2)
     #expect(failure?.pipelines.first?.origin?.line == buildLine)
+    #expect(kept != nil)
     kept = nil
   }
 
@@ -84,6 +85,7 @@ struct LeakOriginTests {
       failure?.pipelines.map(\.description) == [
         "CurrentValueSubject<Int, Never> ← PassthroughSubject, subscribed at \(Self.fileName):\(subscribeLine)"
       ])
+    #expect(kept != nil)
     kept = nil
   }
 
@@ -130,6 +132,7 @@ struct LeakOriginTests {
       failure?.pipelines.map(\.description) == [
         "values ← PassthroughSubject, subscribed at \(Self.fileName):\(valuesLine)"
       ])
+    #expect(iterator != nil)
     iterator = nil
   }
 
@@ -225,6 +228,7 @@ struct LeakOriginTests {
           - Subscribers.Sink<Int, Never>
         1 pipeline leaked: Sink<Int, Never>, built at \(Self.fileName):\(buildLine)
         """)
+    #expect(kept != nil)
     kept = nil
   }
 }

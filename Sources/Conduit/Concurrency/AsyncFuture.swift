@@ -200,7 +200,7 @@ struct AsyncFutureStateMachine<Downstream, Operation, Handle, Output, Failure: E
 /// its subscription still receives the result; after a cancel, only until the operation returns.
 final class AsyncFutureSubscription<Downstream: Subscriber>: TaskOwningSubscription<
   @Sendable () async throws(Downstream.Failure) -> Downstream.Input
->, Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped, Sendable
+>, Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible, CensusScoped, @unchecked Sendable
 {
   typealias Output = Downstream.Input
   typealias Failure = Downstream.Failure

@@ -102,7 +102,7 @@ extension AsyncSequence where Self: Sendable {
 @usableFromInline
 final class AsyncSequenceSubscription<Base: AsyncSequence & Sendable, Downstream: Subscriber>:
   TaskOwningSubscription<Base>, Subscription, CustomStringConvertible, CustomPlaygroundDisplayConvertible,
-  CensusScoped, Sendable
+  CensusScoped, @unchecked Sendable
 where Downstream.Input == Base.Element, Downstream.Failure == Base.Failure {
   @usableFromInline
   typealias Machine = AsyncSequenceSubscriptionStateMachine<

@@ -81,7 +81,7 @@ extension Future {
 /// The future calls `fulfil` once, after its lock, and empties its list as it does: the waiter
 /// then leaves with the continuation it resumed.
 final class FutureValueWaiter<Output, Failure: Error>: FutureConduitBase<Output, Failure>, CensusScoped,
-  Sendable
+  @unchecked Sendable
 {
   // Written once in `init`, resumed once: the future calls `fulfil` at most once per waiter.
   private let continuation: CheckedContinuation<UncheckedSendable<Result<Output, Failure>>, Never>

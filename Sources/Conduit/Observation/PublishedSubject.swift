@@ -7,7 +7,7 @@
 /// It is a `Subject`, so that `assign(to:)` feeds it through the same relay as any subject; the
 /// relay holds it weakly, so that what is assigned to a property lives as long as the property.
 @usableFromInline
-final class PublishedSubject<Value>: CurrentValueSubjectCore<Value, Never>, Subject, Sendable {
+final class PublishedSubject<Value>: CurrentValueSubjectCore<Value, Never>, Subject, @unchecked Sendable {
   @usableFromInline
   typealias Output = Value
   @usableFromInline

@@ -60,7 +60,7 @@ extension Publishers.DropUntilOutput {
 @usableFromInline
 final class DropUntilOutputInner<Downstream: Subscriber>: TriggeredSubscription<Downstream>, Subscriber,
   TriggerTarget,
-  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, Sendable
+  CustomStringConvertible, CustomReflectable, CustomPlaygroundDisplayConvertible, @unchecked Sendable
 {
   @usableFromInline
   typealias Input = Downstream.Input

@@ -74,7 +74,7 @@ enum PrefixUntilOutputTypes<Input, Failure: Error, OtherFailure: Error, Downstre
 /// It has no description or custom reflection, as in Combine.
 @usableFromInline
 final class PrefixUntilOutputInner<Types: PrefixUntilOutputLink>: TriggeredSubscription<Types.Downstream>,
-  Subscriber, TriggerTarget, Sendable
+  Subscriber, TriggerTarget, @unchecked Sendable
 where Types.Downstream.Input == Types.Input, Types.Downstream.Failure == Types.Failure {
   @usableFromInline
   typealias Input = Types.Input

@@ -135,6 +135,7 @@ struct ReleaseTests {
       token = Just(1).subscribe(subject)
     }
     #expect(weakSubject != nil)
+    #expect(token != nil)
     token = nil
     #expect(weakSubject == nil)
   }

@@ -29,7 +29,7 @@ extension SubscriptionRequest {
 /// A subscription whose `request` and `cancel` forward to specialized code; see
 /// `SubscriptionRequest`.
 @usableFromInline
-protocol SubscriptionRequestHandler: AnyObject {
+protocol SubscriptionRequestHandler: AnyObject, SendableMetatype {
   func handleDemand(_ demand: Subscribers.Demand)
   func handleCancel()
 }
