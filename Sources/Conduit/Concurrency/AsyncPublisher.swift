@@ -15,8 +15,9 @@
 ///
 /// Beyond Combine: a value that the publisher delivers while `next()` asks for it (any
 /// synchronous publisher) is returned without suspending the task; the iterator also implements
-/// `next(isolation:)`, so a loop in an actor or on the main actor runs without leaving it; and
-/// `values(bufferingPolicy:)` builds one that buffers.
+/// `next(isolation:)`, so a loop in an actor or on the main actor runs without leaving it.
+/// `values(bufferingPolicy:)` returns an ``AsyncBufferedPublisher`` instead, which subscribes at
+/// once and buffers.
 public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Never {
   /// The type of element produced by this asynchronous sequence.
   public typealias Element = P.Output
@@ -25,8 +26,6 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
 
   @usableFromInline
   let publisher: P
-  @usableFromInline
-  let policy: AsyncBufferingPolicy?
 
   /// Creates a publisher that exposes elements received from an upstream publisher as an
   /// asynchronous sequence.
@@ -40,19 +39,12 @@ public struct AsyncPublisher<P: Publisher>: AsyncSequence where P.Failure == Nev
   @inlinable
   public init(_ publisher: P) {
     self.publisher = publisher
-    policy = nil
-  }
-
-  @inlinable
-  init(_ publisher: P, policy: AsyncBufferingPolicy) {
-    self.publisher = publisher
-    self.policy = policy
   }
 
   /// Creates an iterator, subscribing to the publisher.
   @inlinable
   public func makeAsyncIterator() -> Iterator {
-    Iterator(publisher, limit: policy?.limit(for: AsyncIterationStateMachine<P.Output, Never>.self) ?? .one)
+    Iterator(publisher, limit: .one)
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -119,21 +111,5 @@ extension Publisher where Failure == Never {
   @inlinable
   public var values: AsyncPublisher<Self> {
     AsyncPublisher(self)
-  }
-
-  /// The elements from the publisher, as an asynchronous sequence that keeps those that arrive
-  /// while the loop body runs, as `policy` says. An extension to Combine.
-  ///
-  /// It asks the publisher for every element at once, so a loop over a subject loses nothing it
-  /// was not told to drop.
-  ///
-  /// ```swift
-  /// for await event in events.values(bufferingPolicy: .unbounded) {
-  ///     await handle(event)  // events sent meanwhile wait in the buffer
-  /// }
-  /// ```
-  @inlinable
-  public func values(bufferingPolicy policy: AsyncBufferingPolicy) -> AsyncPublisher<Self> {
-    AsyncPublisher(self, policy: policy)
   }
 }

@@ -17,8 +17,9 @@
 ///
 /// As in Combine, `next()` throws untyped (`any Error`), so that code written for Combine
 /// compiles unchanged. Beyond Combine: a value that the publisher delivers while `next()` asks
-/// for it is returned without suspending the task, the iterator implements `next(isolation:)`,
-/// and `values(bufferingPolicy:)` builds one that buffers.
+/// for it is returned without suspending the task, and the iterator implements
+/// `next(isolation:)`. `values(bufferingPolicy:)` returns an ``AsyncBufferedPublisher`` instead,
+/// which subscribes at once, buffers, and throws the failure typed.
 public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   /// The type of element produced by this asynchronous sequence.
   public typealias Element = P.Output
@@ -27,8 +28,6 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
 
   @usableFromInline
   let publisher: P
-  @usableFromInline
-  let policy: AsyncBufferingPolicy?
 
   /// Creates a publisher that exposes elements received from an upstream publisher as a
   /// throwing asynchronous sequence.
@@ -41,19 +40,11 @@ public struct AsyncThrowingPublisher<P: Publisher>: AsyncSequence {
   ///   received from this publisher into an asynchronous sequence.
   public init(_ publisher: P) {
     self.publisher = publisher
-    policy = nil
-  }
-
-  @usableFromInline
-  init(_ publisher: P, policy: AsyncBufferingPolicy) {
-    self.publisher = publisher
-    self.policy = policy
   }
 
   /// Creates an iterator, subscribing to the publisher.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(
-      publisher, limit: policy?.limit(for: AsyncIterationStateMachine<P.Output, P.Failure>.self) ?? .one)
+    Iterator(publisher, limit: .one)
   }
 
   /// The iterator that produces elements of the asynchronous publisher sequence.
@@ -117,20 +108,5 @@ extension Publisher {
   /// ```
   public var values: AsyncThrowingPublisher<Self> {
     AsyncThrowingPublisher(self)
-  }
-
-  /// The elements from the publisher, as a throwing asynchronous sequence that keeps those that
-  /// arrive while the loop body runs, as `policy` says. An extension to Combine.
-  ///
-  /// It asks the publisher for every element at once. The failure is thrown after the elements
-  /// kept before it.
-  ///
-  /// ```swift
-  /// for try await message in socket.messages.values(bufferingPolicy: .bufferingNewest(100)) {
-  ///     await handle(message)
-  /// }
-  /// ```
-  public func values(bufferingPolicy policy: AsyncBufferingPolicy) -> AsyncThrowingPublisher<Self> {
-    AsyncThrowingPublisher(self, policy: policy)
   }
 }

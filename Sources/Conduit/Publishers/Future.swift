@@ -9,10 +9,15 @@ import Synchronization
 ///
 /// ```swift
 /// let future = Future<Int, Never> { promise in
-///     DispatchQueue.global().async { promise(.success(42)) }
+///     Task { promise(.success(await compute())) }
 /// }
 /// let cancellable = future.sink { print($0) }
 /// ```
+///
+/// The closure receives the promise as a `sending` parameter, so in Swift 6 it may hand the
+/// promise to one `Task`, as above, where Combine's signature rejects it. To fulfil a future with
+/// the result of async work, `Future { try await … }` says the same more directly; for work that
+/// starts only when subscribed to and stops when cancelled, use ``AsyncFuture``.
 public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
   /// A type that represents a closure to invoke in the future, when an element or error is
   /// available.
@@ -35,7 +40,11 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
   let state = Locked(State())
 
   /// Creates a publisher that invokes a promise closure when the publisher emits an element.
-  public init(_ attemptToFulfill: @escaping (@escaping Promise) -> Void) {
+  ///
+  /// The promise is a `sending` parameter: the closure may move it into a task or another region
+  /// (`Task { promise(.success(await compute())) }`). A closure or function of Combine's type,
+  /// `(@escaping Promise) -> Void`, is accepted as before.
+  public init(_ attemptToFulfill: @escaping (_ promise: sending @escaping Promise) -> Void) {
     attemptToFulfill { [self] result in fulfil(result) }
   }
 

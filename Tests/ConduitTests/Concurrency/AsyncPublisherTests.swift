@@ -219,11 +219,11 @@ struct AsyncPublisherTests {
     let subject = PassthroughSubject<Int, Never>()
     try await withGrowthCheck(iterations: 10_000) { _ in
       for await _ in [1].publisher.values {}
-      var iterator = subject.values.makeAsyncIterator()
+      let iterator = subject.values.makeAsyncIterator()
       withExtendedLifetime(iterator) {}
-      iterator = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
+      var buffered = subject.values(bufferingPolicy: .unbounded).makeAsyncIterator()
       subject.send(1)
-      _ = await iterator.next()
+      _ = await buffered.next()
     }
   }
 }

@@ -20,7 +20,7 @@ struct AsyncThrowingPublisherTests {
     do {
       while let value = try await iterator.next() { received.append(value) }
     } catch {
-      caught = error as? Failure
+      caught = error
     }
     #expect(received == [1])
     #expect(caught == .lost)

@@ -392,17 +392,38 @@ struct AsyncBridgeStressTests {
     }
   }
 
+  /// An actor's loop over `values(bufferingPolicy:)`, made in the actor's method, while eight
+  /// threads send: nothing lost, each sender's values in order.
+  @Test func anActorsLoopReceivesEveryValueOfEightSendersEachInOrder() async {
+    let senders = 8
+    let perSender = 500
+    for round in 0..<20 {
+      let subject = PassthroughSubject<Int, Never>()
+      let consumer = ValuesConsumingActor()
+      await consumer.start(subject)
+      await raceOnThreads(senders) { sender in
+        jitter(round, sender)
+        for index in 0..<perSender { subject.send(stamp(sender, index)) }
+      }
+      subject.send(completion: .finished)
+      let received = await consumer.finished()
+      #expect(received.count == senders * perSender, "round \(round)")
+      #expect(everySenderInOrder(received, consecutive: true), "round \(round)")
+      if received.count != senders * perSender { return }
+    }
+  }
+
   // MARK: Helpers
 
   /// `values`, or `values(bufferingPolicy:)` when there is a policy.
-  private func values<P: Publisher>(of publisher: P, _ policy: AsyncBufferingPolicy?) -> AsyncPublisher<P>
+  private func values<P: Publisher>(of publisher: P, _ policy: AsyncBufferingPolicy?) -> Values<P>
   where P.Failure == Never {
-    policy.map { publisher.values(bufferingPolicy: $0) } ?? publisher.values
+    policy.map { .buffered(publisher.values(bufferingPolicy: $0)) } ?? .plain(publisher.values)
   }
 
   /// `values`, or `values(bufferingPolicy:)` when there is a policy, of a publisher that can fail.
-  private func values<P: Publisher>(of publisher: P, _ policy: AsyncBufferingPolicy?) -> AsyncThrowingPublisher<P> {
-    policy.map { publisher.values(bufferingPolicy: $0) } ?? publisher.values
+  private func values<P: Publisher>(of publisher: P, _ policy: AsyncBufferingPolicy?) -> ThrowingValues<P> {
+    policy.map { .buffered(publisher.values(bufferingPolicy: $0)) } ?? .plain(publisher.values)
   }
 
   /// What is wrong with what a loop received while the loop ran, given `policy` and how many
@@ -491,3 +512,55 @@ private func jitter(_ round: Int, _ thread: Int, scale: Int = 100) {
 
 /// Sent right after a cancel returned: it must never arrive.
 private let forbiddenValue = -2
+
+/// The sequence `values` or `values(bufferingPolicy:)` returns, for a publisher that cannot fail.
+private enum Values<P: Publisher> where P.Failure == Never {
+  case plain(AsyncPublisher<P>)
+  case buffered(AsyncBufferedPublisher<P.Output, Never>)
+
+  func makeAsyncIterator() -> Iterator {
+    switch self {
+    case .plain(let values): .plain(values.makeAsyncIterator())
+    case .buffered(let values): .buffered(values.makeAsyncIterator())
+    }
+  }
+
+  /// Either iterator; each holds only a reference, so a copy iterates the same subscription.
+  enum Iterator {
+    case plain(AsyncPublisher<P>.Iterator)
+    case buffered(AsyncBufferedPublisher<P.Output, Never>.Iterator)
+
+    mutating func next() async -> P.Output? {
+      switch self {
+      case .plain(var iterator): await iterator.next()
+      case .buffered(var iterator): await iterator.next()
+      }
+    }
+  }
+}
+
+/// The sequence `values` or `values(bufferingPolicy:)` returns, for a publisher that can fail.
+private enum ThrowingValues<P: Publisher> {
+  case plain(AsyncThrowingPublisher<P>)
+  case buffered(AsyncBufferedPublisher<P.Output, P.Failure>)
+
+  func makeAsyncIterator() -> Iterator {
+    switch self {
+    case .plain(let values): .plain(values.makeAsyncIterator())
+    case .buffered(let values): .buffered(values.makeAsyncIterator())
+    }
+  }
+
+  /// Either iterator; each holds only a reference, so a copy iterates the same subscription.
+  enum Iterator {
+    case plain(AsyncThrowingPublisher<P>.Iterator)
+    case buffered(AsyncBufferedPublisher<P.Output, P.Failure>.Iterator)
+
+    mutating func next() async throws -> P.Output? {
+      switch self {
+      case .plain(var iterator): try await iterator.next()
+      case .buffered(var iterator): try await iterator.next()
+      }
+    }
+  }
+}
