@@ -13,7 +13,7 @@ import Synchronization
 /// }
 /// let cancellable = future.sink { print($0) }
 /// ```
-public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+public final class Future<Output, Failure: Error>: Publisher {
   /// A type that represents a closure to invoke in the future, when an element or error is
   /// available.
   public typealias Promise = (Result<Output, Failure>) -> Void
@@ -86,6 +86,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
   }
 }
+
+// Sendable only when its value is: every subscriber and awaiter, on whatever thread, receives the
+// one value the promise was called with. Its state is guarded by `state`'s lock.
+extension Future: Sendable where Output: Sendable {}
 
 /// What waits in a future's list for its result: a subscription (`FutureConduit`), or a task
 /// awaiting `value` (`FutureValueWaiter`). `fulfil` is called once, after the future's lock.
