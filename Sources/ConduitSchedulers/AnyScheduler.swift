@@ -20,9 +20,10 @@ import Conduit
 ///   }
 /// }
 /// ```
-public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+public struct AnyScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
-  // Sendable when the wrapped scheduler is: `eraseToAnyScheduler()` and `init(_:)` require it.
+  // Constants, each safe to call from any thread: they call a scheduler that is `Sendable`
+  // (`eraseToAnyScheduler()` and `init(_:)` require it), or are closures passed as `@Sendable`.
   @usableFromInline
   let nowReader: () -> SchedulerTimeType
   @usableFromInline
@@ -99,6 +100,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     scheduleRepeating(date, interval, tolerance, options, action)
   }
 }
+
+// Sendable only when its times and options are: they go between threads through the wrapped
+// scheduler. `@unchecked` as the closures are stored without `@Sendable`; nothing changes after
+// `init`, so there is no lock (see the stored properties).
+extension AnyScheduler: @unchecked Sendable where SchedulerTimeType: Sendable, SchedulerOptions: Sendable {}
 
 /// A type-erased scheduler with the time and options types of `S`: `AnySchedulerOf<DispatchQueue>`.
 ///

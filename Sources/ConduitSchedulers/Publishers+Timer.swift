@@ -20,7 +20,7 @@ extension Publishers {
   ///   .autoconnect()
   ///   .sink { print("tick at \($0)") }
   /// ```
-  public final class Timer<Context: Scheduler>: ConnectablePublisher, @unchecked Sendable {
+  public final class Timer<Context: Scheduler>: ConnectablePublisher {
     /// The kind of values published by this publisher: the scheduler's time at each tick.
     public typealias Output = Context.SchedulerTimeType
     /// The kind of errors this publisher might publish.
@@ -80,6 +80,15 @@ extension Publishers {
     }
   }
 }
+
+// Sendable only when its scheduler and the scheduler's times, strides and options are: it keeps
+// them, and every subscriber, on any thread, receives the times it sends. Whether it is connected
+// is guarded by `connection`'s lock.
+extension Publishers.Timer: Sendable
+where
+  Context: Sendable, Context.SchedulerTimeType: Sendable, Context.SchedulerTimeType.Stride: Sendable,
+  Context.SchedulerOptions: Sendable
+{}
 
 /// Whether a `Publishers.Timer` is connected, and which run of its timer is the current one.
 ///

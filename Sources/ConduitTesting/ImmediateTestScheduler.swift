@@ -23,8 +23,7 @@ import Conduit
 /// running every firing at once would never end. Use ``TestScheduler`` to test repetition.
 ///
 /// For `DispatchQueue`'s time types, write `ImmediateTestSchedulerOf<DispatchQueue>`.
-public final class ImmediateTestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
-  @unchecked Sendable
+public final class ImmediateTestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   // Guarded by its own lock.
   private let clock: Locked<SchedulerTimeType>
@@ -102,6 +101,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     }
   }
 }
+
+// Sendable only when its times are: it keeps the clock, which any thread reads. The clock is
+// guarded by its own lock; options are never kept.
+extension ImmediateTestScheduler: Sendable where SchedulerTimeType: Sendable {}
 
 /// An immediate test scheduler with the time and options types of `S`:
 /// `ImmediateTestSchedulerOf<DispatchQueue>`.

@@ -35,7 +35,7 @@ import Conduit
 ///   any thread, including from inside an action; the scheduler never holds its lock while an
 ///   action runs.
 /// - Scheduling and running an action cost O(log n) with n actions pending.
-public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler, @unchecked Sendable
+public final class TestScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   /// A repeating action, kept by identifier so that cancelling it releases the action at once;
   /// the queue then holds only a stale entry, skipped when it comes due. A one-off action that
@@ -403,6 +403,11 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
     return lines.joined(separator: "\n")
   }
 }
+
+// Sendable only when its times and strides are: it keeps the clock, each action's due time and
+// each repeating action's interval, which any thread reads or changes under `state`'s lock.
+// Options are never kept.
+extension TestScheduler: Sendable where SchedulerTimeType: Sendable, SchedulerTimeType.Stride: Sendable {}
 
 /// A test scheduler with the time and options types of `S`: `TestSchedulerOf<DispatchQueue>`.
 ///

@@ -18,7 +18,7 @@ import Synchronization
 /// #expect(subscriber.values == [1, 2, 3])
 /// #expect(subscriber.completion == .finished)
 /// ```
-public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable, @unchecked Sendable {
+public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellable {
   /// One thing the subscriber received.
   public enum Event {
     /// A subscription (``receive(subscription:)``).
@@ -281,13 +281,14 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         }
         // The timer holds the subscriber weakly, and is cancelled as soon as the call is
         // answered, so that a finished test keeps nothing alive.
-        let timer = Task { [weak self] in
+        let ender = WaiterEnder(subscriber: self)
+        let timer = Task {
           do {
             try await Task.sleep(for: timeout)
           } catch {
             return
           }
-          self?.endWaiter(id, .timedOut(timeout))
+          ender.end(id, .timedOut(timeout))
         }
         let answered = withState { state -> Bool in
           guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return true }
@@ -296,10 +297,22 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
         }
         if answered { timer.cancel() }
       }
-    } onCancel: {
-      endWaiter(id, .cancelled)
+    } onCancel: { [ender = WaiterEnder(subscriber: self)] in
+      ender.end(id, .cancelled)
     }
     return handoff.value
+  }
+
+  /// The subscriber as a waiting call's timer and cancellation handler hold it, on other threads,
+  /// whatever its `Input`: weakly, so that they keep nothing alive. `@unchecked`, as the subscriber
+  /// is `Sendable` only when its values are; all these do with it is `endWaiter(_:_:)`, which works
+  /// under `state`'s lock and hands what it finds to the waiting call's continuation alone.
+  private struct WaiterEnder: @unchecked Sendable {
+    weak var subscriber: TestSubscriber?
+
+    func end(_ id: Int, _ ending: WaitEnding) {
+      subscriber?.endWaiter(id, ending)
+    }
   }
 
   /// Carries what a waiting call returns from the thread that delivered it to the waiting task:
@@ -361,4 +374,10 @@ public final class TestSubscriber<Input, Failure: Error>: Subscriber, Cancellabl
 
 }
 
+// Sendable only when its values are: it keeps what it receives, and hands it to any thread that
+// reads it or waits for it. What it keeps is guarded by `state`'s lock.
+extension TestSubscriber: Sendable where Input: Sendable {}
+
 extension TestSubscriber.Event: Equatable where Input: Equatable, Failure: Equatable {}
+
+extension TestSubscriber.Event: Sendable where Input: Sendable {}

@@ -19,8 +19,7 @@ import Conduit
 /// ```
 ///
 /// For `DispatchQueue`'s time types, write `UnimplementedSchedulerOf<DispatchQueue>`.
-public final class UnimplementedScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler,
-  @unchecked Sendable
+public final class UnimplementedScheduler<SchedulerTimeType: Strideable, SchedulerOptions>: Scheduler
 where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
   // Every stored property is a constant.
   /// A name for the scheduler in the failures it reports.
@@ -96,6 +95,10 @@ where SchedulerTimeType.Stride: SchedulerTimeIntervalConvertible {
       at: location)
   }
 }
+
+// Sendable only when its time is: it keeps `now`, which any thread reads. Every stored property is
+// a constant, and options are never kept.
+extension UnimplementedScheduler: Sendable where SchedulerTimeType: Sendable {}
 
 /// An unimplemented scheduler with the time and options types of `S`:
 /// `UnimplementedSchedulerOf<DispatchQueue>`.

@@ -16,7 +16,7 @@ extension Future where Failure == Never {
   ///
   /// ```swift
   /// let future = Future<Int, Never> { promise in
-  ///     DispatchQueue.global().async { promise(.success(42)) }
+  ///     Task { promise(.success(await compute())) }
   /// }
   /// let answer = await future.value
   /// ```
@@ -66,7 +66,7 @@ extension Future {
 
   /// Suspends until the promise is called and returns its result: the slow path of `value`.
   @usableFromInline
-  func awaitResult() async -> Result<Output, Failure> {
+  nonisolated(nonsending) func awaitResult() async -> Result<Output, Failure> {
     let delivered = await withCheckedContinuation {
       (continuation: CheckedContinuation<UncheckedSendable<Result<Output, Failure>>, Never>) in
       // Fulfilled between the fast path's look and now, the waiter is fulfilled at once.
@@ -95,7 +95,9 @@ final class FutureValueWaiter<Output, Failure: Error>: FutureConduitBase<Output,
   }
 
   override func fulfil(_ result: Result<Output, Failure>) {
-    // The result is shared by every subscriber and awaiter, as Combine's is; `Future` is sendable.
+    // The result is shared by every subscriber and awaiter, as Combine's is; the awaiter stays in
+    // its caller's isolation (`nonisolated(nonsending)`), so only a future of Sendable values
+    // hands it to tasks in other isolation domains.
     continuation.resume(returning: UncheckedSendable(value: result))
   }
 }

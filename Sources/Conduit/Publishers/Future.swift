@@ -18,7 +18,7 @@ import Synchronization
 /// promise to one `Task`, as above, where Combine's signature rejects it. To fulfil a future with
 /// the result of async work, `Future { try await … }` says the same more directly; for work that
 /// starts only when subscribed to and stops when cancelled, use ``AsyncFuture``.
-public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendable {
+public final class Future<Output, Failure: Error>: Publisher {
   /// A type that represents a closure to invoke in the future, when an element or error is
   /// available.
   public typealias Promise = (Result<Output, Failure>) -> Void
@@ -95,6 +95,10 @@ public final class Future<Output, Failure: Error>: Publisher, @unchecked Sendabl
     }
   }
 }
+
+// Sendable only when its value is: every subscriber and awaiter, on whatever thread, receives the
+// one value the promise was called with. Its state is guarded by `state`'s lock.
+extension Future: Sendable where Output: Sendable {}
 
 /// What waits in a future's list for its result: a subscription (`FutureConduit`), or a task
 /// awaiting `value` (`FutureValueWaiter`). `fulfil` is called once, after the future's lock.

@@ -12,7 +12,7 @@ extension Publishers {
   /// let timer = connectable.autoconnect()
   /// let cancellable = timer.sink { print($0) }   // connects here
   /// ```
-  public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher, @unchecked Sendable {
+  public final class Autoconnect<Upstream: ConnectablePublisher>: Publisher {
     /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
     /// The kind of errors this publisher might publish.
@@ -106,6 +106,11 @@ extension Publishers {
     }
   }
 }
+
+// Sendable only when the upstream and its values are: subscribers on any thread share the
+// upstream's connection and what it sends. The count and the connection are guarded by `state`'s
+// lock.
+extension Publishers.Autoconnect: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publishers.Autoconnect {
   /// One subscriber's place among the autoconnect's subscribers. It is the subscription the

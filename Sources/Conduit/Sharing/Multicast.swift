@@ -12,8 +12,7 @@ extension Publishers {
   /// let b = multicast.sink(receiveCompletion: { _ in }, receiveValue: { print("b", $0) })
   /// let connection = multicast.connect()   // one upstream subscription, two subscribers
   /// ```
-  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher,
-    @unchecked Sendable
+  public final class Multicast<Upstream: Publisher, SubjectType: Subject>: ConnectablePublisher
   where Upstream.Output == SubjectType.Output, Upstream.Failure == SubjectType.Failure {
     /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
@@ -66,6 +65,13 @@ extension Publishers {
     }
   }
 }
+
+// Sendable only when the upstream, the subject and the values are: subscribers on any thread share
+// the subject, and the upstream's values reach them through it. `@unchecked` for `createSubject`,
+// which is not `@Sendable` (its type is Combine's): it runs once, under `lazySubject`'s lock, on
+// the thread that subscribes or connects first, and the subject it makes is guarded by that lock.
+extension Publishers.Multicast: @unchecked Sendable
+where Upstream: Sendable, SubjectType: Sendable, Upstream.Output: Sendable {}
 
 extension Publisher {
   /// Applies a closure to create a subject that delivers elements to subscribers.

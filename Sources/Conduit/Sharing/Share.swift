@@ -11,7 +11,7 @@ extension Publishers {
   /// let a = shared.sink(receiveCompletion: { _ in }, receiveValue: { print("a", $0) })
   /// let b = shared.sink(receiveCompletion: { _ in }, receiveValue: { print("b", $0) })
   /// ```
-  public final class Share<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
+  public final class Share<Upstream: Publisher>: Publisher, Equatable {
     /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
     /// The kind of errors this publisher might publish.
@@ -42,6 +42,10 @@ extension Publishers {
     }
   }
 }
+
+// Sendable only when the upstream and its values are: subscribers on any thread share one upstream
+// subscription, and receive each value on the thread the upstream sends it on.
+extension Publishers.Share: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publisher {
   /// Shares the output of an upstream publisher with multiple subscribers.

@@ -16,7 +16,7 @@ extension Publishers {
   /// let a = settings.sink { print("a", $0) }
   /// let b = settings.sink { print("b", $0) }   // gets the latest settings at once
   /// ```
-  public final class ShareReplay<Upstream: Publisher>: Publisher, Equatable, @unchecked Sendable {
+  public final class ShareReplay<Upstream: Publisher>: Publisher, Equatable {
     /// The kind of values published by this publisher.
     public typealias Output = Upstream.Output
     /// The kind of errors this publisher might publish.
@@ -56,6 +56,10 @@ extension Publishers {
     }
   }
 }
+
+// Sendable only when the upstream and its values are: the replay keeps the last values, and a
+// subscriber on any thread receives them.
+extension Publishers.ShareReplay: Sendable where Upstream: Sendable, Upstream.Output: Sendable {}
 
 extension Publisher {
   /// Shares the output of this publisher with multiple subscribers, replaying the last

@@ -10,7 +10,7 @@
 /// let cancellable = temperature.sink { print($0) }   // 20.0
 /// temperature.value = 21                              // 21.0
 /// ```
-public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendable {
+public final class CurrentValueSubject<Output, Failure: Error>: Subject {
   // Thread-safe by itself.
   @usableFromInline
   let core: CurrentValueSubjectCore<Output, Failure>
@@ -58,6 +58,10 @@ public final class CurrentValueSubject<Output, Failure: Error>: Subject, Sendabl
     core.receive(subscriber: subscriber)
   }
 }
+
+// Sendable only when its value is: the subject keeps the value, and any thread that reads `value`
+// or subscribes gets it, wherever it was set. The core is thread-safe by itself.
+extension CurrentValueSubject: Sendable where Output: Sendable {}
 
 extension CurrentValueSubject: UpstreamForgetting {
   @usableFromInline

@@ -11,7 +11,7 @@
 /// subject.send(1)
 /// subject.send(completion: .finished)
 /// ```
-public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable {
+public final class PassthroughSubject<Output, Failure: Error>: Subject {
   // Thread-safe by itself.
   @usableFromInline
   let core = SubjectCore<Output, Failure>(
@@ -48,6 +48,10 @@ public final class PassthroughSubject<Output, Failure: Error>: Subject, Sendable
     core.receive(subscriber: subscriber)
   }
 }
+
+// Sendable only when its values are: a value sent on one thread reaches subscribers that subscribed
+// on others, and may be delivered by another sender's thread. The core is thread-safe by itself.
+extension PassthroughSubject: Sendable where Output: Sendable {}
 
 extension PassthroughSubject: UpstreamForgetting {
   @usableFromInline
