@@ -45,7 +45,10 @@ public final class Future<Output, Failure: Error>: Publisher {
   /// (`Task { promise(.success(await compute())) }`). A closure or function of Combine's type,
   /// `(@escaping Promise) -> Void`, is accepted as before.
   public init(_ attemptToFulfill: @escaping (_ promise: sending @escaping Promise) -> Void) {
-    attemptToFulfill { [self] result in fulfil(result) }
+    // The promise may be called from any thread: it only settles the future under its lock and
+    // hands the result to what waits for it, after the lock.
+    let future = UncheckedSendable(value: self)
+    attemptToFulfill { result in future.value.fulfil(result) }
   }
 
   /// Attaches the specified subscriber to this publisher; `subscribe(_:)` calls it.
