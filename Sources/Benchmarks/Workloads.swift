@@ -4,7 +4,7 @@ enum Workloads {
   nonisolated(unsafe) static let all: [Workload] =
     issueTwo + OperatorWorkloads.all + SpecializationWorkloads.all + TimeWorkloads.all
     + SchedulerWorkloads.all + BridgeWorkloads.all + ConcurrencyWorkloads.all + PublishedWorkloads.all
-    + ObservationWorkloads.all + FoundationWorkloads.all
+    + ObservationWorkloads.all + FoundationWorkloads.all + IsolationWorkloads.all
 
   nonisolated(unsafe) static let issueTwo: [Workload] = [
     Workload("PassthroughSubject.send, 1 sink, per value", baseline: "baseline.LockedCall", target: 3) {

@@ -1,0 +1,58 @@
+import Conduit
+
+/// A sink whose closure is isolated to the main actor, fed on the main actor, beside the same
+/// sink with a closure that is not isolated (issue 42): the isolated closure carries the
+/// compiler's SE-0423 check, which the nonisolated one does not. The main actor's may cost at
+/// most 1.5 times the nonisolated one's.
+enum IsolationWorkloads {
+  /// What both sinks add to.
+  final class Total {
+    var sum = 0
+  }
+
+  nonisolated(unsafe) static let all: [Workload] = [
+    Workload(
+      "PassthroughSubject.send, 1 sink with a nonisolated closure that adds to a total, per value",
+      baseline: "baseline.LockedCall", target: 3
+    ) {
+      nonisolatedSink()
+    },
+    Workload(
+      "PassthroughSubject.send, 1 sink with a main-actor closure that adds to a total, fed on the main actor, per value",
+      baseline: "baseline.LockedCall", target: 4.5,
+      note: "target: 1.5 x the nonisolated sink above, which is the same but for the closure's isolation"
+    ) {
+      // `main.swift` runs the workloads on the main actor.
+      MainActor.assumeIsolated { mainActorSink() }
+    },
+  ]
+
+  /// Built outside any actor, so the closure is not isolated.
+  nonisolated static func nonisolatedSink() -> Double {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Total()
+    let cancellable = subject.sink { total.sum &+= $0 }
+    defer {
+      cancellable.cancel()
+      blackHole(total.sum)
+    }
+    return measure(operations: 1_000_000) { count in
+      for value in 0..<count { subject.send(value) }
+    }
+  }
+
+  /// Built on the main actor, so Swift isolates the closure to it and checks, at each call, that
+  /// it runs there.
+  @MainActor static func mainActorSink() -> Double {
+    let subject = PassthroughSubject<Int, Never>()
+    let total = Total()
+    let cancellable = subject.sink { total.sum &+= $0 }
+    defer {
+      cancellable.cancel()
+      blackHole(total.sum)
+    }
+    return measure(operations: 1_000_000) { count in
+      for value in 0..<count { subject.send(value) }
+    }
+  }
+}
