@@ -28,6 +28,7 @@ let pages: [Page] = [
   .marbles,
   .receiveOn,
   .bridging,
+  .actors,
   .observableModels,
   .foundation,
 ]
