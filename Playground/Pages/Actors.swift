@@ -1,16 +1,4 @@
 import Conduit
-import Dispatch
-
-/// Runs `body` in a task and waits for it: the tour's pages are synchronous, the code this page
-/// shows is not.
-private func runAndWait(_ body: @escaping @Sendable () async -> Void) {
-  let done = DispatchSemaphore(value: 0)
-  Task {
-    await body()
-    done.signal()
-  }
-  done.wait()
-}
 
 /// An actor that consumes a subject: the sequence is made in `start`, so it is subscribed before
 /// `start` returns, and the loop runs on the actor, so it uses the actor's state directly.

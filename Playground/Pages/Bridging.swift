@@ -2,17 +2,6 @@ import Conduit
 import Dispatch
 import Synchronization
 
-/// Runs `body` in a task and waits for it: the tour's pages are synchronous, the code this page
-/// shows is not.
-private func runAndWait(_ body: @escaping @Sendable () async -> Void) {
-  let done = DispatchSemaphore(value: 0)
-  Task {
-    await body()
-    done.signal()
-  }
-  done.wait()
-}
-
 /// A stand-in for a network call: the price of a stock, after a pause.
 private func fetchPrice(_ symbol: String) async -> Int {
   await Task.yield()

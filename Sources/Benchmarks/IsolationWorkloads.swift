@@ -31,14 +31,7 @@ enum IsolationWorkloads {
   nonisolated static func nonisolatedSink() -> Double {
     let subject = PassthroughSubject<Int, Never>()
     let total = Total()
-    let cancellable = subject.sink { total.sum &+= $0 }
-    defer {
-      cancellable.cancel()
-      blackHole(total.sum)
-    }
-    return measure(operations: 1_000_000) { count in
-      for value in 0..<count { subject.send(value) }
-    }
+    return measureSends(to: subject, total, subject.sink { total.sum &+= $0 })
   }
 
   /// Built on the main actor, so Swift isolates the closure to it and checks, at each call, that
@@ -46,7 +39,13 @@ enum IsolationWorkloads {
   @MainActor static func mainActorSink() -> Double {
     let subject = PassthroughSubject<Int, Never>()
     let total = Total()
-    let cancellable = subject.sink { total.sum &+= $0 }
+    return measureSends(to: subject, total, subject.sink { total.sum &+= $0 })
+  }
+
+  /// The time per value `subject` sends to the sink behind `cancellable`, which adds to `total`.
+  static func measureSends(
+    to subject: PassthroughSubject<Int, Never>, _ total: Total, _ cancellable: AnyCancellable
+  ) -> Double {
     defer {
       cancellable.cancel()
       blackHole(total.sum)

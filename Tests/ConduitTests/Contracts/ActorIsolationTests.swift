@@ -474,7 +474,9 @@ private actor CountingModel {
   }
 }
 
-/// An actor that builds pipelines whose closures are not isolated.
+/// An actor that builds pipelines whose closures are not isolated: the same code as
+/// `MainActorModel.build(_:on:counting:)`, which must be written out in each isolation, since
+/// where a closure is written decides what Swift infers for it.
 private actor PipelineActor {
   private var tokens: Set<AnyCancellable> = []
 

@@ -5,8 +5,13 @@ import Testing
 
 /// The everyday Combine idioms that Swift 6 code writes, compiled in Swift 6 language mode (this
 /// target's) with no warning, each shown to behave.
-@Suite(.leakChecked(timeout: .seconds(3)))
+@Suite(.leakChecked(timeout: .seconds(3)), .timeLimit(.minutes(3)))
 struct Swift6IdiomsTests {
+  /// How long a recorder waits for what tasks send: `swift test` runs the stress suites beside
+  /// this one, and they hold the task pool's threads, so under load a task may wait long for one
+  /// without anything being wrong.
+  private static let patience = Duration.seconds(120)
+
   @Test func anActorsWeakSelfSinkHopsInWithATask() async {
     let events = PassthroughSubject<Int, Never>()
     let counter = HoppingCounter()
@@ -31,7 +36,7 @@ struct Swift6IdiomsTests {
     let model = ThermostatModel(readings)
     let shown = model.$reading.dropFirst().record()
     await Task.detached { for value in 1...20 { readings.send(value) } }.value
-    #expect(try await shown.next(20) == Array(1...20))
+    #expect(try await shown.next(20, timeout: Self.patience) == Array(1...20))
     #expect(model.reading == 20)
     shown.cancel()
   }
@@ -45,12 +50,12 @@ struct Swift6IdiomsTests {
       }
     }
     events.send(completion: .finished)
-    let received = try await recorder.next(80)
+    let received = try await recorder.next(80, timeout: Self.patience)
     #expect(received.count == 80)
     for sender in 0..<8 {
       #expect(received.filter { $0 / 100 == sender } == (0..<10).map { sender * 100 + $0 })
     }
-    #expect(try await recorder.completion() == .finished)
+    #expect(try await recorder.completion(timeout: Self.patience) == .finished)
   }
 
   @Test @MainActor func assignToAPublishedProperty() {
@@ -66,8 +71,8 @@ struct Swift6IdiomsTests {
       Task { promise(.success(await answer())) }
     }
     let recorder = future.record()
-    #expect(try await recorder.next(1) == [42])
-    #expect(try await recorder.completion() == .finished)
+    #expect(try await recorder.next(1, timeout: Self.patience) == [42])
+    #expect(try await recorder.completion(timeout: Self.patience) == .finished)
     #expect(await future.value == 42)
   }
 }
