@@ -3,7 +3,8 @@ import Conduit
 /// A sink whose closure is isolated to the main actor, fed on the main actor, beside the same
 /// sink with a closure that is not isolated (issue 42): the isolated closure carries the
 /// compiler's SE-0423 check, which the nonisolated one does not. The main actor's may cost at
-/// most 1.5 times the nonisolated one's.
+/// most 1.5 times the nonisolated one's. The two references show the floor: the check alone,
+/// around a `Sink`'s closure called without a subject, where Conduit does almost nothing.
 enum IsolationWorkloads {
   /// What both sinks add to.
   final class Total {
@@ -25,7 +26,42 @@ enum IsolationWorkloads {
       // `main.swift` runs the workloads on the main actor.
       MainActor.assumeIsolated { mainActorSink() }
     },
+    Workload(
+      "reference: Subscribers.Sink.receive(_:) called directly, nonisolated closure, per value",
+      baseline: "baseline.LockedCall", target: 3, note: "the floor of the nonisolated sink above"
+    ) {
+      nonisolatedDirectSink()
+    },
+    Workload(
+      "reference: Subscribers.Sink.receive(_:) called directly, main-actor closure, per value",
+      baseline: "baseline.LockedCall", target: 4.5,
+      note: "the floor of the main-actor sink above: the difference to the line before is the check alone"
+    ) {
+      MainActor.assumeIsolated { mainActorDirectSink() }
+    },
   ]
+
+  nonisolated static func nonisolatedDirectSink() -> Double {
+    let total = Total()
+    return measureDirectCalls(total, Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { total.sum &+= $0 }))
+  }
+
+  @MainActor static func mainActorDirectSink() -> Double {
+    let total = Total()
+    return measureDirectCalls(total, Subscribers.Sink(receiveCompletion: { _ in }, receiveValue: { total.sum &+= $0 }))
+  }
+
+  /// The time per value handed straight to `sink`, which adds to `total`.
+  static func measureDirectCalls(_ total: Total, _ sink: Subscribers.Sink<Int, Never>) -> Double {
+    sink.receive(subscription: Subscriptions.empty)
+    defer {
+      sink.cancel()
+      blackHole(total.sum)
+    }
+    return measure(operations: 1_000_000) { count in
+      for value in 0..<count { _ = sink.receive(value) }
+    }
+  }
 
   /// Built outside any actor, so the closure is not isolated.
   nonisolated static func nonisolatedSink() -> Double {
