@@ -36,14 +36,23 @@ struct OperationQueueSchedulerTests {
   }
 
   @Test func scheduleAfterAddsAnOperationThatWaitsForItsDate() {
+    // As in Combine, the operation is in the queue at once, not ready until its date. The date is
+    // far enough ahead that a test thread held up under load still finds it waiting.
+    let waitingQueue = OperationQueue()
+    waitingQueue.schedule(after: waitingQueue.now.advanced(by: .seconds(3600))) {
+      Issue.record("the operation ran before its date")
+    }
+    let waiting = waitingQueue.operations
+    #expect(waiting.count == 1)
+    #expect(waiting.first.map { !$0.isReady && !($0 is BlockOperation) } == true)
+    waiting.forEach { $0.cancel() }
+    waitingQueue.waitUntilAllOperationsAreFinished()
+
+    // It runs at its date, not before.
     let queue = OperationQueue()
     let ran = Recorder<Date>()
     let due = queue.now.advanced(by: .milliseconds(40))
     queue.schedule(after: due) { ran.record(Date()) }
-    // As in Combine, the operation is in the queue at once, not ready until its date.
-    let waiting = queue.operations
-    #expect(waiting.count == 1)
-    #expect(waiting.first.map { !$0.isReady && !($0 is BlockOperation) } == true)
     queue.waitUntilAllOperationsAreFinished()
     #expect(ran.count == 1)
     #expect(ran.recorded.allSatisfy { $0 >= due.date })
@@ -52,8 +61,11 @@ struct OperationQueueSchedulerTests {
   @Test func delayedOperationRunsItsActionOnce() throws {
     let queue = OperationQueue()
     let ran = Recorder<Void>()
+    // Suspended, so that the operation is still in the queue when the test takes it.
+    queue.isSuspended = true
     queue.schedule(after: queue.now.advanced(by: .milliseconds(10))) { ran.record() }
     let operation = try #require(queue.operations.first)
+    queue.isSuspended = false
     queue.waitUntilAllOperationsAreFinished()
     operation.main()
     #expect(ran.count == 1)
