@@ -90,6 +90,18 @@ import Testing
       upstream.detach()
     }
 
+    /// Combine's replaceEmpty hands its subscriber every value as upstream sends it, having
+    /// asked upstream for everything, whatever the subscriber asked for. Conduit holds the
+    /// values beyond the demand until the subscriber asks (DifferencesFromCombine §20).
+    /// Evidence (OpenCombine): ReplaceEmptyTests.swift `testDemand` (upstream asked for
+    /// `.unlimited` after the subscriber's `.max(42)`) and `Publishers.ReplaceEmpty.Inner.receive(_:)`,
+    /// which passes each value on without counting demand.
+    @Test func replaceEmptyHandsOnValuesBeyondTheDemand() {
+      let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
+      (1...3).publisher.eraseToAnyPublisher().replaceEmpty(with: 0).subscribe(subscriber)
+      #expect(subscriber.values == [1, 2, 3])
+    }
+
     /// Combine's sink lets go of its closures when it is cancelled after it got a subscription.
     /// Conduit's keeps them until the sink goes (the token's cancel drops the sink, so the usual
     /// `sink(...)` pipeline frees them at once): the closures are read without a lock or a

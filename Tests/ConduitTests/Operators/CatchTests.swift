@@ -11,6 +11,26 @@ private final class CatchProbe {}
 
 @Suite(.leakChecked)
 struct CatchTests {
+  // `zip` subscribes its upstreams before its subscriber has asked for anything: the replacement,
+  // subscribed meanwhile, is asked for nothing until then, and for all the subscriber asks after.
+  @Test func aReplacementSubscribedWhileZipSubscribesItsUpstreamsGetsTheLaterDemand() {
+    let subscriber = TestSubscriber<[Int], CatchTestError>()
+    let caught = Fail<Int, CatchTestError>(error: .failed).catch { _ in
+      (1...3).publisher.setFailureType(to: CatchTestError.self)
+    }
+    caught.zip((10...12).publisher.setFailureType(to: CatchTestError.self)).map { [$0, $1] }.subscribe(subscriber)
+    #expect(
+      subscriber.events == [
+        .subscription, .value([1, 10]), .value([2, 11]), .value([3, 12]), .completion(.finished),
+      ])
+
+    let tried = TestSubscriber<[Int], any Error>()
+    Fail<Int, CatchTestError>(error: .failed).tryCatch { _ in (1...3).publisher }
+      .zip((10...12).publisher.setFailureType(to: (any Error).self)).map { [$0, $1] }.subscribe(tried)
+    #expect(tried.values == [[1, 10], [2, 11], [3, 12]])
+    #expect(tried.completion.map { if case .finished = $0 { true } else { false } } == true)
+  }
+
   @Test func switchesToTheReplacementWhenTheUpstreamFails() {
     let upstream = PassthroughSubject<Int, CatchTestError>()
     let subscriber = TestSubscriber<Int, Never>()

@@ -9,6 +9,21 @@ private struct ConcatenateTestError: Error, Equatable {}
 
 @Suite(.leakChecked)
 struct ConcatenateTests {
+  // `zip` subscribes its upstreams before its subscriber has asked for anything: a suffix
+  // subscribed meanwhile, once the prefix finished, is asked for nothing until then, and for all
+  // the subscriber asks after.
+  @Test func aSuffixSubscribedWhileZipSubscribesItsUpstreamsGetsTheLaterDemand() {
+    let appended = TestSubscriber<[Int], Never>()
+    Empty<Int, Never>().append(1, 2, 3).zip((10...12).publisher).map { [$0, $1] }.subscribe(appended)
+    #expect(
+      appended.events == [.subscription, .value([1, 10]), .value([2, 11]), .value([3, 12]), .completion(.finished)])
+
+    let prepended = TestSubscriber<[Int], Never>()
+    (1...3).publisher.prepend(Empty()).zip((10...12).publisher).map { [$0, $1] }.subscribe(prepended)
+    #expect(
+      prepended.events == [.subscription, .value([1, 10]), .value([2, 11]), .value([3, 12]), .completion(.finished)])
+  }
+
   @Test func publishesThePrefixThenTheSuffix() {
     let subscriber = TestSubscriber<Int, Never>()
     Publishers.Concatenate(prefix: [1, 2].publisher, suffix: [3, 4].publisher).subscribe(subscriber)

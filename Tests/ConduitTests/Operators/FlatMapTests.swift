@@ -47,6 +47,24 @@ private struct OffThreadWork: @unchecked Sendable {
 
 @Suite(.leakChecked)
 struct FlatMapTests {
+  // `zip` subscribes its upstreams before its subscriber has asked for anything: the inner
+  // publishers subscribed meanwhile are asked for nothing until then, and share what the
+  // subscriber asks after.
+  @Test func innersSubscribedWhileZipSubscribesItsUpstreamsGetTheLaterDemand() {
+    let subscriber = TestSubscriber<[Int], Never>()
+    (1...2).publisher.flatMap { (0..<$0).publisher }
+      .zip((10...12).publisher).map { [$0, $1] }.subscribe(subscriber)
+    #expect(subscriber.values.map { $0[1] } == [10, 11, 12])
+    #expect(subscriber.values.map { $0[0] }.sorted() == [0, 0, 1])
+    #expect(subscriber.completion == .finished)
+
+    let limited = TestSubscriber<[Int], Never>()
+    (1...2).publisher.flatMap(maxPublishers: .max(1)) { (0..<$0).publisher }
+      .zip((10...12).publisher).map { [$0, $1] }.subscribe(limited)
+    #expect(
+      limited.events == [.subscription, .value([0, 10]), .value([0, 11]), .value([1, 12]), .completion(.finished)])
+  }
+
   // MARK: Values and completion
 
   @Test func mergesTheValuesOfEveryInnerPublisher() {

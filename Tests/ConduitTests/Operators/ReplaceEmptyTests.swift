@@ -55,12 +55,61 @@ struct ReplaceEmptyTests {
     #expect(subscriber.events == [.subscription, .value(1), .completion(.finished)])
   }
 
-  // As in Combine: having asked upstream for everything, it passes the values on as upstream
-  // sends them, more than the subscriber asked for if upstream sends more.
-  @Test func passesValuesOnAsUpstreamSendsThem() {
+  // Unlike Combine, which passes them on at once: having asked upstream for everything, it
+  // holds the values the subscriber has not asked for, in order, and the completion behind them.
+  @Test func holdsValuesBeyondTheDemandUntilTheSubscriberAsks() {
     let subscriber = TestSubscriber<Int, Never>(initialDemand: .max(1))
     (1...3).publisher.eraseToAnyPublisher().replaceEmpty(with: 0).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2)])
+    subscriber.request(.max(1))
     #expect(subscriber.events == [.subscription, .value(1), .value(2), .value(3), .completion(.finished)])
+    #expect(subscriber.violations.isEmpty)
+  }
+
+  @Test func aFailureWaitsBehindTheValuesHeld() {
+    let upstream = HandDrivenUpstream<Int, ReplaceEmptyTestError>(conduct: .careless)
+    let subscriber = TestSubscriber<Int, ReplaceEmptyTestError>(initialDemand: .none)
+    upstream.replaceEmpty(with: 0).subscribe(subscriber)
+    #expect(upstream.send(1) == .none)
+    #expect(upstream.send(2) == .none)
+    upstream.send(completion: .failure(ReplaceEmptyTestError()))
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1)])
+    subscriber.request(.max(1))
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.failure(ReplaceEmptyTestError()))])
+  }
+
+  // The values held go out from the subscriber's request, and one that comes meanwhile waits its
+  // turn behind them.
+  @Test func aValueFromInsideADeliveryWaitsBehindTheValuesHeld() {
+    let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless)
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    subscriber.onValue { value in
+      if value == 1 { _ = upstream.send(3) }
+    }
+    upstream.replaceEmpty(with: 0).subscribe(subscriber)
+    _ = upstream.send(1)
+    _ = upstream.send(2)
+    subscriber.request(.unlimited)
+    #expect(subscriber.values == [1, 2, 3])
+    upstream.send(completion: .finished)
+    #expect(subscriber.completion == .finished)
+  }
+
+  // Found by differential fuzzing: under `zip`, which subscribes its upstreams before its
+  // subscriber has asked for anything, `retry` got the values that `replaceEmpty` passed on
+  // beyond the demand and stopped the process.
+  @Test func retryBelowAReplaceEmptyGetsNoValueItDidNotAskFor() {
+    let subscriber = TestSubscriber<Int, Never>(initialDemand: .none)
+    (0..<3).publisher.replaceEmpty(with: 7).retry(1).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription])
+    subscriber.request(.max(2))
+    #expect(subscriber.values == [0, 1])
+    subscriber.request(.max(2))
+    #expect(subscriber.events == [.subscription, .value(0), .value(1), .value(2), .completion(.finished)])
   }
 
   @Test func aCancelFromInsideReceiveSubscriptionAsksUpstreamForNothing() {

@@ -241,6 +241,22 @@ extension RetryTests {
     }
   }
 
+  // Found by differential fuzzing: each subscription to `retry` made while a downstream `zip`
+  // is still subscribing its upstreams.
+  @Test func aResubscriptionWhileZipSubscribesItsUpstreamsKeepsTheDemand() {
+    var attempts = 0
+    let upstream = Deferred { () -> AnyPublisher<Int, RetryTestError> in
+      attempts += 1
+      return attempts <= 3
+        ? Fail(error: .failed(attempt: attempts)).eraseToAnyPublisher()
+        : (0..<1).publisher.setFailureType(to: RetryTestError.self).replaceEmpty(with: 7).eraseToAnyPublisher()
+    }.retry(2)
+    let subscriber = TestSubscriber<Int, RetryTestError>()
+    upstream.zip(upstream.map { $0 + 0 }).map { $0 * 100 + $1 }.subscribe(subscriber)
+    #expect(attempts == 4)
+    #expect(subscriber.events == [.subscription, .completion(.failure(.failed(attempt: 3)))])
+  }
+
   // `testRetryReflection`.
   @Test func reflectsAsCombineDoes() throws {
     let upstream = HandDrivenUpstream<Int, Never>(conduct: .careless, sendsSubscription: false)

@@ -10,6 +10,19 @@ private enum SwitchTestError: Error, Equatable {
 
 @Suite(.leakChecked)
 struct SwitchToLatestTests {
+  // `zip` subscribes its upstreams before its subscriber has asked for anything: the outer
+  // publisher sends its three inner publishers meanwhile, each replacing the last with no demand;
+  // the latest is asked for what the subscriber asks after.
+  @Test func anInnerSubscribedWhileZipSubscribesItsUpstreamsGetsTheLaterDemand() {
+    let subscriber = TestSubscriber<[Int], Never>()
+    (1...3).publisher.map { (0..<$0).publisher }.switchToLatest()
+      .zip((10...12).publisher).map { [$0, $1] }.subscribe(subscriber)
+    #expect(
+      subscriber.events == [
+        .subscription, .value([0, 10]), .value([1, 11]), .value([2, 12]), .completion(.finished),
+      ])
+  }
+
   // MARK: Values and switching
 
   @Test func republishesTheLatestPublisherAndCancelsThePreviousOne() {
