@@ -70,8 +70,11 @@ extension Publishers.Buffer {
 /// possibly on different threads; the call that claims `delivery` (see `DeliveryOwnership`) owns
 /// the downstream and asks `nextDelivery` what to deliver until there is nothing more it may deliver,
 /// where `nextDelivery` gives delivery back. The subscribing call owns it from the start, so that what
-/// arrives before the downstream has its subscription waits. The buffered elements and the demand
-/// are kept beside the state, as every state before the end has them.
+/// arrives before the downstream has its subscription waits, and gives it back as it hands the
+/// subscription down, so that a request from inside `receive(subscription:)` is answered at once, as
+/// in Combine; a completion still waits until that call has returned (DifferencesFromCombine §7).
+/// The buffered elements and the demand are kept beside the state, as every state before the end
+/// has them.
 struct BufferStateMachine<Input, Failure: Error> {
   enum State {
     /// The upstream's subscription has not arrived.
@@ -170,6 +173,9 @@ struct BufferStateMachine<Input, Failure: Error> {
   var demand = Subscribers.Demand.none
   /// Which call owns the downstream; the subscribing call, from the start.
   var delivery = DeliveryOwnership(claimed: true)
+  /// Whether the downstream's `receive(subscription:)` has returned; until then a completion
+  /// waits, even one that is due.
+  var handedDown = false
   var whenFull: Publishers.BufferingStrategy<Failure>
   let size: Int
   let keepsFull: Bool
@@ -242,6 +248,22 @@ struct BufferStateMachine<Input, Failure: Error> {
     return .cancelUpstream(upstream)
   }
 
+  /// The subscribing call has asked the upstream for the initial demand and is about to hand the
+  /// downstream its subscription: it gives delivery back. Nothing can go out meanwhile but what
+  /// the downstream asks for: it has asked for nothing yet, and a completion waits for
+  /// `handDownReturned()`.
+  mutating func handingDown() {
+    if case .terminal = state { return }
+    delivery.giveBack()
+  }
+
+  /// The downstream's `receive(subscription:)` has returned: whether this call now owns the
+  /// downstream, and delivers what waited (the completion that came meanwhile).
+  mutating func handDownReturned() -> Bool {
+    handedDown = true
+    return delivery.claim()
+  }
+
   /// The upstream's completion: the first is kept until it may go out; others are ignored, as in
   /// Combine, as is one before the subscription.
   mutating func receive(completion: Subscribers.Completion<Failure>) -> DrainAction {
@@ -290,8 +312,9 @@ struct BufferStateMachine<Input, Failure: Error> {
         takeOne()
         return .deliver(value)
       }
-      // Only once subscribed: an overflow's failure waits for a request.
-      if case .subscribed(_, let completion?) = state {
+      // Only once subscribed: an overflow's failure waits for a request. Only once the
+      // downstream's `receive(subscription:)` has returned.
+      if handedDown, case .subscribed(_, let completion?) = state {
         if demand > 0 { return .complete(completion, end()) }
         if case .failure = completion { return .complete(completion, end()) }
       }
@@ -389,9 +412,15 @@ final class BufferInner<Downstream: Subscriber>: Subscriber, Subscription,
     }
     // As in Combine, the upstream is asked before the downstream has its subscription.
     if initial != .none { subscription.request(initial) }
+    // Taken while this call still owns the downstream: from here on, a request from inside
+    // `receive(subscription:)` delivers at once, as in Combine.
+    let downstream = self.downstream
+    state.withLock { $0.handingDown() }
     downstream?.receive(subscription: self)
-    // This call has owned the downstream since the start; what came meanwhile goes out now.
-    drain(more: .none, delivered: 0, refill: keepsFull ? subscription : nil)
+    // What waited for the hand-down to return (a completion) goes out now.
+    if state.withLock({ $0.handDownReturned() }) {
+      drain(more: .none, delivered: 0, refill: keepsFull ? subscription : nil)
+    }
   }
 
   func receive(_ input: Input) -> Subscribers.Demand {

@@ -14,12 +14,41 @@ struct BufferStateMachineTests {
       Issue.record("with `.byRequest`, the upstream is asked for everything")
       return machine
     }
-    // The subscribing call owns the downstream until it has drained.
+    // The subscribing call gives the downstream back as it hands the subscription down, and
+    // owns it again once that returns, until it has drained.
+    machine.handingDown()
+    let owns = machine.handDownReturned()
+    #expect(owns)
     guard case .idle = machine.nextDelivery(adding: .none) else {
       Issue.record("a fresh buffer has nothing to deliver")
       return machine
     }
     return machine
+  }
+
+  // As in Combine, a request from inside `receive(subscription:)` is answered at once; the
+  // completion that came before the hand-down waits until it has returned (§7).
+  @Test func aRequestDuringTheHandDownIsAnsweredAtOnce() {
+    var machine = Machine(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+    _ = machine.receive(subscription: SpySubscription())
+    _ = machine.receive(1)
+    _ = machine.receive(completion: .finished)
+    machine.handingDown()
+    guard case .drain = machine.request(.max(5)) else {
+      Issue.record("a request from inside `receive(subscription:)` claims the downstream")
+      return
+    }
+    guard case .deliver(1) = machine.nextDelivery(adding: .none), case .idle = machine.nextDelivery(adding: .none)
+    else {
+      Issue.record("the element goes out at once; the finish waits for the hand-down to return")
+      return
+    }
+    let owns = machine.handDownReturned()
+    #expect(owns)
+    guard case .complete(.finished, _) = machine.nextDelivery(adding: .none) else {
+      Issue.record("once the hand-down has returned, the finish goes out")
+      return
+    }
   }
 
   @Test func aSecondSubscriptionIsRefused() {

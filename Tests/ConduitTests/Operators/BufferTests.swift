@@ -8,6 +8,19 @@ private final class BufferProbe {}
 
 @Suite(.leakChecked)
 struct BufferTests {
+  // As in Combine (BufferTests.testFailWhileSendingValues: a buffer delivers inside `request`),
+  // a request from inside `receive(subscription:)` is answered at once: the lower buffer, still
+  // handing down its own subscription, takes 0 and 1 from the upper one, then the 2 its refill
+  // brings, dropping the oldest. Found by differential fuzzing (seed 15640).
+  @Test func aRequestFromInsideReceiveSubscriptionIsAnsweredAtOnce() {
+    let subscriber = TestSubscriber<Int, Never>()
+    (0..<3).publisher
+      .buffer(size: 2, prefetch: .keepFull, whenFull: .dropNewest)
+      .buffer(size: 2, prefetch: .byRequest, whenFull: .dropOldest)
+      .subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(1), .value(2), .completion(.finished)])
+  }
+
   // MARK: Prefetching
 
   @Test func keepFullAsksTheUpstreamForTheBufferSizeAtSubscription() {

@@ -21,6 +21,22 @@ struct AutoconnectTests {
     later.cancel()
   }
 
+  // DifferencesFromCombine §8: the first subscriber leaves before `connect()`, as it subscribes
+  // (it takes the multicast subject's current value and finishes); Conduit does not connect for
+  // it, so a later subscriber connects and gets the upstream's value after the subject's.
+  // Found by differential fuzzing (seed 5106).
+  @Test func aFirstSubscriberThatLeavesBeforeConnectingDoesNotConnect() {
+    let upstream = CurrentValueSubject<Int, Never>(3)
+    let shared = upstream.multicast(subject: CurrentValueSubject(8)).autoconnect()
+    let first = TestSubscriber<Int, Never>()
+    shared.first().subscribe(first)
+    #expect(first.events == [.subscription, .value(8), .completion(.finished)])
+    let later = TestSubscriber<Int, Never>()
+    shared.subscribe(later)
+    #expect(later.values == [8, 3])
+    later.cancel()
+  }
+
   @Test func connectsOnFirstSubscriber() {
     let fixture = CountingUpstream()
     let (source, auto) = (fixture.source, fixture.autoconnected)

@@ -6,6 +6,19 @@ import Testing
 
 @Suite(.leakChecked)
 struct PassthroughSubjectTests {
+  // Unlike Combine (DifferencesFromCombine §21): what the upstream sends in answer to a request
+  // made inside `receive(subscription:)` waits until that call has returned, so the buffer below,
+  // whose own subscriber asks for everything meanwhile, drops nothing. Found by differential
+  // fuzzing (seed 13859).
+  @Test func aRequestFromInsideReceiveSubscriptionIsAnsweredAfterItReturns() {
+    let multicast = (2..<6).publisher.multicast(subject: PassthroughSubject<Int, Never>())
+    let connection = multicast.connect()
+    let subscriber = TestSubscriber<Int, Never>()
+    multicast.buffer(size: 1, prefetch: .byRequest, whenFull: .dropNewest).subscribe(subscriber)
+    #expect(subscriber.events == [.subscription, .value(2), .value(3), .value(4), .value(5), .completion(.finished)])
+    connection.cancel()
+  }
+
   @Test func sendsValuesToEverySubscriber() {
     let subject = PassthroughSubject<Int, Never>()
     let first = TestSubscriber<Int, Never>()
