@@ -9,7 +9,8 @@ extension Publishers {
   /// finishes, even if that publisher's values still wait for downstream demand, as in Combine (so
   /// with no demand, what waits can keep growing). It finishes when the upstream and every inner
   /// publisher have finished; the first failure, from the upstream or from any inner publisher,
-  /// cancels everything else and is sent downstream.
+  /// cancels everything else and is sent downstream. Values that wait for downstream demand go
+  /// out in the order they arrived, whichever inner publisher sent them.
   ///
   /// An inner publisher that sends at most one value at once (`Just`, `Optional.Publisher`,
   /// `Result.Publisher`, `Empty`, `Fail`, or one of them behind `setFailureType(to:)`) is not
