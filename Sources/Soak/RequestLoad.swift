@@ -11,9 +11,15 @@ import Synchronization
 final class RequestLoad: Load {
   private static let batch = 8
   private static let pauseMicroseconds = 1_000
-  private static let inFlightLimit = 2_000
-  /// The buffer holds at most `inFlightLimit` requests, so it never fills.
-  private static let bufferSize = 4_096
+  /// At this rate fewer than 30 requests are in flight most of the time, and at times over a
+  /// hundred, when the cores are busy elsewhere. Each holds a task, a subscription and more, and
+  /// malloc keeps the pages of the largest pile it has seen: a limit of thousands lets one such
+  /// moment raise resident memory by megabytes for good, which the memory check would take for a
+  /// leak.
+  private static let inFlightLimit = 256
+  /// The buffer holds at most the requests in flight, never more than `inFlightLimit` and one
+  /// batch from each producer, so it never fills.
+  private static let bufferSize = 1_024
 
   let open = PassthroughSubject<Tagged, Never>()
   let bounded = PassthroughSubject<Tagged, Never>()
