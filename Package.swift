@@ -60,6 +60,9 @@ let package = Package(
       dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation", "ConduitSchedulers", "LoopbackHTTP"],
       path: "Playground"),
     .executableTarget(name: "Benchmarks", dependencies: ["Conduit", "ConduitTesting", "ConduitFoundation"]),
+    // A server-shaped load for as long as you give it (`Scripts/soak`), checking for lost and repeated
+    // values, leaked objects and growing memory: not part of `swift test`.
+    .executableTarget(name: "Soak", dependencies: ["Conduit"]),
     .testTarget(name: "ConduitTests", dependencies: ["Conduit", "ConduitTesting", "ConduitSchedulers"]),
     .testTarget(name: "ConduitTestingTests", dependencies: ["Conduit", "ConduitTesting", "ConduitSchedulers"]),
     .testTarget(name: "ConduitSchedulersTests", dependencies: ["ConduitSchedulers", "ConduitTesting"]),
