@@ -26,6 +26,30 @@ enum OperatorWorkloads {
         }
       }
     },
+    Workload(
+      "build 5 x flatMap { Just($0) } over a custom publisher, subscribe, deliver one value, cancel",
+      baseline: "baseline.Alloc5", target: 10
+    ) {
+      measure(operations: 50_000) { count in
+        for _ in 0..<count {
+          var pipeline = Pump(n: 1).eraseToAnyPublisher()
+          for _ in 0..<5 { pipeline = pipeline.flatMap { Just($0) }.eraseToAnyPublisher() }
+          pipeline.sink { blackHole($0) }.cancel()
+        }
+      }
+    },
+    Workload(
+      "build 5 x map { Just($0) }.switchToLatest() over a custom publisher, subscribe, deliver one value, cancel",
+      baseline: "baseline.Alloc5", target: 10
+    ) {
+      measure(operations: 50_000) { count in
+        for _ in 0..<count {
+          var pipeline = Pump(n: 1).eraseToAnyPublisher()
+          for _ in 0..<5 { pipeline = pipeline.map { Just($0) }.switchToLatest().eraseToAnyPublisher() }
+          pipeline.sink { blackHole($0) }.cancel()
+        }
+      }
+    },
     Workload("5 x flatMap { Just($0) }, per value", baseline: "baseline.Alloc5", target: 3) {
       let subject = PassthroughSubject<Int, Never>()
       let cancellable =
